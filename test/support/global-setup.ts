@@ -1,1 +1,47 @@
-export default async function globalSetup(): Promise<void> {}
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { DataSource } from 'typeorm';
+
+import { buildDataSourceOptions } from '../../src/database/data-source.options';
+import { closeDatabaseTarget, openDatabaseTarget } from '../../src/database/database-target';
+import { prepareDatabase } from '../../src/database/prepare-database';
+import { loadEnv } from '../../src/env/env.schema';
+import { adminQuery, withDatabase } from './test-database';
+
+/**
+ * Runs once per `jest` run: builds a migrated template database (PostgreSQL when
+ * DATABASE_URL is set, else an embedded data directory) that every test file clones.
+ * Values set on process.env here reach the workers.
+ */
+export default async function globalSetup(): Promise<void> {
+  const runId = `${Date.now().toString(36)}${process.pid.toString(36)}`;
+  process.env.ATRIUM_TEST_RUN_ID = runId;
+  const base = loadEnv({ ...process.env, EMBEDDING_PROVIDER: 'hash' });
+
+  if (process.env.DATABASE_URL) {
+    const template = `atrium_t_${runId}_tpl`;
+    await adminQuery(`CREATE DATABASE "${template}"`);
+    const env = { ...base, DATABASE_URL: withDatabase(process.env.DATABASE_URL, template) };
+    await migrate(env);
+    process.env.ATRIUM_TEST_TEMPLATE_DB = template;
+    return;
+  }
+
+  const dataDir = await mkdtemp(join(tmpdir(), 'atrium-test-tpl-'));
+  await migrate({ ...base, DATABASE_URL: undefined, DATA_DIR: dataDir });
+  process.env.ATRIUM_TEST_TEMPLATE_DIR = dataDir;
+}
+
+async function migrate(env: ReturnType<typeof loadEnv>): Promise<void> {
+  const target = await openDatabaseTarget(env);
+  const dataSource = new DataSource(buildDataSourceOptions(target, env));
+  try {
+    await dataSource.initialize();
+    await prepareDatabase(dataSource, { where: target.description, embeddingDimensions: env.EMBEDDING_DIMENSIONS });
+  } finally {
+    if (dataSource.isInitialized) await dataSource.destroy();
+    await closeDatabaseTarget(target);
+  }
+}

@@ -1,0 +1,7 @@
+import { EnablePgvector1763700000000 } from './1763700000000-enable-pgvector';
+
+/**
+ * Every migration, oldest first. Listed explicitly (not globbed) so the app, the CLI and the
+ * tests load the same classes whether running from TypeScript or from dist/.
+ */
+export const ALL_MIGRATIONS = [EnablePgvector1763700000000];

@@ -1,0 +1,20 @@
+import { DynamicModule, Module } from '@nestjs/common';
+
+import { DatabaseModule } from './database/database.module';
+import { EnvModule } from './env/env.module';
+import type { AppEnv } from './env/env.schema';
+import { SettingsModule } from './settings/settings.module';
+
+/**
+ * Module order matters for routing: fixed paths under /v1/memories (health, config, lessons)
+ * are registered before the memories module's `/:id` routes.
+ */
+@Module({})
+export class AppModule {
+  static register(env: AppEnv): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [EnvModule.register(env), DatabaseModule.forRoot(env), SettingsModule],
+    };
+  }
+}

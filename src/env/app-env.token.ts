@@ -1,0 +1,2 @@
+/** Injection token for the validated AppEnv (see env.schema.ts). */
+export const APP_ENV = Symbol('APP_ENV');

@@ -1,0 +1,198 @@
+/**
+ * The process environment, validated once at boot. Every variable Atrium reads is declared
+ * here with its type, default and a one-line description; `.env.example` mirrors this table
+ * (a unit test keeps the two in step). Nothing else in the code reads `process.env`.
+ */
+
+type Parser<T> = (raw: string, name: string) => T;
+
+interface VarSpec<T> {
+  description: string;
+  /** Used when the variable is unset or empty. `undefined` means optional with no value. */
+  default?: T;
+  required?: boolean;
+  parse: Parser<T>;
+  /** Value written to .env.example (defaults to the stringified default). */
+  example?: string;
+}
+
+export class EnvValidationError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`Invalid environment: ${variable} ${message}`);
+    this.name = 'EnvValidationError';
+  }
+}
+
+const fail = (name: string, message: string): never => {
+  throw new EnvValidationError(name, message);
+};
+
+const int =
+  (min: number, max: number): Parser<number> =>
+  (raw, name) => {
+    if (!/^-?\d+$/.test(raw.trim())) fail(name, `must be an integer, got "${raw}"`);
+    const value = Number(raw);
+    if (value < min || value > max) fail(name, `must be between ${min} and ${max}, got ${value}`);
+    return value;
+  };
+
+const num =
+  (min: number, max: number): Parser<number> =>
+  (raw, name) => {
+    const value = Number(raw.trim());
+    if (raw.trim() === '' || !Number.isFinite(value)) fail(name, `must be a number, got "${raw}"`);
+    if (value < min || value > max) fail(name, `must be between ${min} and ${max}, got ${value}`);
+    return value;
+  };
+
+const bool: Parser<boolean> = (raw, name) => {
+  const value = raw.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(value)) return true;
+  if (['false', '0', 'no', 'off'].includes(value)) return false;
+  return fail(name, `must be true or false, got "${raw}"`);
+};
+
+const str: Parser<string> = (raw) => raw.trim();
+
+const oneOf =
+  <T extends string>(...values: T[]): Parser<T> =>
+  (raw, name) => {
+    const value = raw.trim().toLowerCase() as T;
+    if (!values.includes(value)) fail(name, `must be one of ${values.join(', ')}, got "${raw}"`);
+    return value;
+  };
+
+const list: Parser<string[]> = (raw) =>
+  raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+
+const httpUrl: Parser<string> = (raw, name) => {
+  try {
+    const url = new URL(raw.trim());
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') fail(name, `must be an http(s) URL, got "${raw}"`);
+    return raw.trim().replace(/\/+$/, '');
+  } catch (error) {
+    if (error instanceof EnvValidationError) throw error;
+    return fail(name, `must be an http(s) URL, got "${raw}"`);
+  }
+};
+
+const origins: Parser<string[]> = (raw, name) => {
+  const values = list(raw, name);
+  for (const origin of values) {
+    let url: URL | undefined;
+    try {
+      url = new URL(origin);
+    } catch {
+      url = undefined;
+    }
+    if (!url || url.origin !== origin) fail(name, `must be a comma-separated list of origins like http://localhost:3050, got "${origin}"`);
+  }
+  return values;
+};
+
+const postgresUrl: Parser<string> = (raw, name) => {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')) {
+    fail(name, 'must be a postgres:// or postgresql:// connection URL');
+  }
+  return raw.trim();
+};
+
+export const ENV_SCHEMA = {
+  PORT: { description: 'HTTP port', default: 3050, parse: int(0, 65535) },
+  HOST: { description: 'Interface to listen on', default: '0.0.0.0', parse: str },
+  DATABASE_URL: {
+    description: 'PostgreSQL (with pgvector >= 0.8) connection URL; unset = embedded PGlite in DATA_DIR',
+    parse: postgresUrl,
+    example: '',
+  },
+  DATA_DIR: { description: 'Where the embedded database keeps its files (when DATABASE_URL is unset)', default: './data', parse: str },
+  DATABASE_POOL_SIZE: { description: 'Maximum connections in the database pool', default: 10, parse: int(1, 200) },
+  DATABASE_STATEMENT_TIMEOUT_MS: { description: 'Per-statement timeout on PostgreSQL (0 = none)', default: 15000, parse: int(0, 600000) },
+  ALLOWED_ORIGINS: {
+    description: 'Comma-separated browser origins allowed by CORS',
+    default: ['http://localhost:3050', 'http://localhost:3081'],
+    parse: origins,
+    example: 'http://localhost:3050,http://localhost:3081',
+  },
+  LOG_LEVEL: { description: 'debug, info, warn, error or silent', default: 'info' as const, parse: oneOf('debug', 'info', 'warn', 'error', 'silent') },
+  SHUTDOWN_TIMEOUT_MS: { description: 'How long SIGTERM waits for in-flight requests before forcing exit', default: 10000, parse: int(0, 600000) },
+  CORE_RUNTIME_CONFIG_MUTATION_ENABLED: {
+    description: 'Allow PUT /v1/memories/config to change runtime settings (keep false in production)',
+    default: false,
+    parse: bool,
+  },
+  LESSONS_ENABLED: { description: 'Record lessons and check every search against them', default: true, parse: bool },
+  LESSON_SIMILARITY_THRESHOLD: { description: 'Cosine similarity at which a search matches a lesson', default: 0.75, parse: num(0, 1) },
+  MAX_SEARCH_RESULTS: { description: 'Upper bound on the number of memories one search returns', default: 100, parse: int(1, 100) },
+  TRUST_SCORING_ENABLED: { description: 'Run the write-security gate (sanitizer + trust) on every write', default: true, parse: bool },
+  TRUST_SCORE_MIN_THRESHOLD: { description: 'Writes whose trust score is below this are rejected', default: 0.3, parse: num(0, 1) },
+  TRUSTED_SOURCE_SITES: {
+    description: 'Comma-separated source_site values that get full source trust',
+    default: [] as string[],
+    parse: list,
+    example: '',
+  },
+  AUDN_CANDIDATE_THRESHOLD: { description: 'Similarity at which an existing memory is a candidate for update/supersede at ingest', default: 0.7, parse: num(0, 1) },
+  DUPLICATE_THRESHOLD: { description: 'Similarity at which an ingested fact is a duplicate of a visible memory', default: 0.95, parse: num(0, 1) },
+  EMBEDDING_PROVIDER: { description: 'local (offline GloVe), hash (lexical) or openai (any OpenAI-compatible endpoint)', default: 'local' as const, parse: oneOf('local', 'hash', 'openai') },
+  EMBEDDING_MODEL: { description: 'Model name sent to the openai provider', default: 'text-embedding-3-small', parse: str },
+  EMBEDDING_DIMENSIONS: { description: 'Vector size; must match the memories.embedding column', default: 384, parse: int(8, 4096) },
+  EMBEDDING_BASE_URL: { description: 'Base URL of the OpenAI-compatible embeddings API (openai provider)', parse: httpUrl, example: '' },
+  EMBEDDING_API_KEY: { description: 'API key for the embeddings endpoint (openai provider)', parse: str, example: '' },
+  EMBEDDING_TIMEOUT_MS: { description: 'Timeout of one embeddings request', default: 10000, parse: int(100, 600000) },
+  EMBEDDINGS_CACHE_DIR: { description: 'Where the local provider keeps its compact vocabulary (default ./.cache/embeddings)', parse: str, example: '' },
+  QUERY_EMBEDDING_CACHE_SIZE: { description: 'Entries in the LRU cache of query embeddings', default: 1000, parse: int(0, 1000000) },
+} satisfies Record<string, VarSpec<unknown>>;
+
+type Schema = typeof ENV_SCHEMA;
+type ValueOf<S> = S extends VarSpec<infer T> ? T : never;
+type HasDefault<S> = S extends { default: unknown } ? true : false;
+
+/** The validated environment. Variables with a default are always set. */
+export type AppEnv = {
+  [K in keyof Schema]: HasDefault<Schema[K]> extends true ? ValueOf<Schema[K]> : ValueOf<Schema[K]> | undefined;
+};
+
+export type EnvSource = Record<string, string | undefined>;
+
+/** Parse and validate an environment. Throws EnvValidationError naming the first bad variable. */
+export function loadEnv(source: EnvSource): AppEnv {
+  const result: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(ENV_SCHEMA) as [string, VarSpec<unknown>][]) {
+    const raw = source[name];
+    if (raw === undefined || raw.trim() === '') {
+      if (spec.required) fail(name, 'is required');
+      result[name] = spec.default;
+      continue;
+    }
+    result[name] = spec.parse(raw, name);
+  }
+  const env = result as AppEnv;
+  if (env.EMBEDDING_PROVIDER === 'openai' && !env.EMBEDDING_BASE_URL) {
+    fail('EMBEDDING_BASE_URL', 'is required when EMBEDDING_PROVIDER=openai');
+  }
+  return env;
+}
+
+/** Names and one-line descriptions, in declaration order (used by the .env.example test). */
+export function describeEnv(): { name: string; description: string; example: string }[] {
+  return (Object.entries(ENV_SCHEMA) as [string, VarSpec<unknown>][]).map(([name, spec]) => ({
+    name,
+    description: spec.description,
+    example:
+      spec.example ??
+      (Array.isArray(spec.default) ? spec.default.join(',') : spec.default === undefined ? '' : String(spec.default)),
+  }));
+}

@@ -1,0 +1,25 @@
+import { Controller, Get, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { DataSource } from 'typeorm';
+
+const PROBE_TIMEOUT_MS = 2000;
+
+@Controller()
+export class HealthController {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Liveness and readiness in one: 200 when the database answers within 2 s, else 503. */
+  @Get('health')
+  async health(@Res({ passthrough: true }) res: Response): Promise<{ status: string; error?: string }> {
+    try {
+      await Promise.race([
+        this.dataSource.query('SELECT 1'),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('database probe timed out')), PROBE_TIMEOUT_MS).unref()),
+      ]);
+      return { status: 'ok' };
+    } catch {
+      res.status(503);
+      return { status: 'unavailable', error: 'Database unavailable' };
+    }
+  }
+}
