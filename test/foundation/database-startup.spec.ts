@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 
 import { ALL_MIGRATIONS } from '../../migrations';
+import { createApp } from '../../src/bootstrap';
 import { buildDataSourceOptions } from '../../src/database/data-source.options';
 import { startEmbeddedPostgres } from '../../src/database/embedded-postgres';
 import { DatabaseStartupError, ensurePgvector } from '../../src/database/pgvector';
@@ -74,7 +75,6 @@ describe('the embedded database', () => {
       await first.dataSource.query("INSERT INTO restart_probe VALUES ('kept')");
       await first.app.close();
       const env = loadEnv({ LOG_LEVEL: 'silent', EMBEDDING_PROVIDER: 'hash', DATA_DIR: dataDir });
-      const { createApp } = await import('../../src/bootstrap');
       const second = await createApp(env);
       await second.init();
       try {
