@@ -1,8 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
 
 import { DatabaseModule } from './database/database.module';
+import { EmbeddingsModule } from './embeddings/embeddings.module';
 import { EnvModule } from './env/env.module';
 import type { AppEnv } from './env/env.schema';
+import { MemoriesModule } from './memories/memories.module';
 import { SettingsModule } from './settings/settings.module';
 
 /**
@@ -14,7 +16,13 @@ export class AppModule {
   static register(env: AppEnv): DynamicModule {
     return {
       module: AppModule,
-      imports: [EnvModule.register(env), DatabaseModule.forRoot(env), SettingsModule],
+      imports: [
+        EnvModule.register(env),
+        DatabaseModule.forRoot(env),
+        EmbeddingsModule.forRoot(env),
+        SettingsModule,
+        MemoriesModule,
+      ],
     };
   }
 }

@@ -46,7 +46,7 @@ describe('HTTP conventions (CONTRACT section 1)', () => {
   });
 
   it('answers a wrong method on a known path with 404 JSON', async () => {
-    const res = await t.http().delete('/v1/memories/config');
+    const res = await t.http().post('/health');
     expect(res.status).toBe(404);
     expect(res.body.error).toMatch(/^Route not found/);
   });

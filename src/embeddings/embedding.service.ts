@@ -1,0 +1,40 @@
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+
+import type { EmbeddingProvider } from './embedding-provider';
+
+export const EMBEDDING_PROVIDER = Symbol('EMBEDDING_PROVIDER');
+export const QUERY_EMBEDDING_PROVIDER = Symbol('QUERY_EMBEDDING_PROVIDER');
+
+/**
+ * What features use to turn text into vectors. Documents go straight to the provider (each
+ * is embedded once, at write); queries go through an LRU cache, because agents repeat them.
+ */
+@Injectable()
+export class EmbeddingService implements OnApplicationShutdown {
+  constructor(
+    @Inject(EMBEDDING_PROVIDER) private readonly documents: EmbeddingProvider,
+    @Inject(QUERY_EMBEDDING_PROVIDER) private readonly queries: EmbeddingProvider,
+  ) {}
+
+  get dimensions(): number {
+    return this.documents.dimensions;
+  }
+
+  get providerName(): string {
+    return this.documents.name;
+  }
+
+  async embedDocuments(texts: string[]): Promise<number[][]> {
+    if (texts.length === 0) return [];
+    return this.documents.embed(texts);
+  }
+
+  async embedQuery(text: string): Promise<number[]> {
+    const [vector] = await this.queries.embed([text]);
+    return vector;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.documents.close?.();
+  }
+}

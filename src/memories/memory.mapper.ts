@@ -1,0 +1,88 @@
+import type { MemoryEntity } from './memory.entity';
+
+/** CONTRACT section 4: the memory record on the wire. Never the embedding. */
+export interface MemoryRecord {
+  id: string;
+  user_id: string;
+  content: string;
+  memory_type: string;
+  importance: number;
+  source_site: string;
+  source_url: string | null;
+  episode_id: string | null;
+  namespace: string | null;
+  status: string;
+  metadata: Record<string, unknown>;
+  trust_score: number;
+  workspace_id: string | null;
+  agent_id: string | null;
+  visibility: string | null;
+  created_at: string;
+  updated_at: string;
+  last_accessed_at: string | null;
+  access_count: number;
+}
+
+export interface SearchHit {
+  id: string;
+  content: string;
+  similarity: number;
+  score: number;
+  importance: number;
+  source_site: string;
+  created_at: string;
+  metadata: Record<string, unknown>;
+  workspace_id: string | null;
+  agent_id: string | null;
+  visibility: string | null;
+}
+
+const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
+const round = (value: number): number => Math.round(value * 1e6) / 1e6;
+
+export function toMemoryRecord(m: MemoryEntity): MemoryRecord {
+  return {
+    id: m.id,
+    user_id: m.userId,
+    content: m.content,
+    memory_type: m.memoryType,
+    importance: round(m.importance),
+    source_site: m.sourceSite,
+    source_url: m.sourceUrl,
+    episode_id: m.episodeId,
+    namespace: m.namespace,
+    status: m.status,
+    metadata: m.metadata ?? {},
+    trust_score: round(m.trustScore),
+    workspace_id: m.workspaceId,
+    agent_id: m.agentId,
+    visibility: m.visibility,
+    created_at: iso(m.createdAt) as string,
+    updated_at: iso(m.updatedAt) as string,
+    last_accessed_at: iso(m.lastAccessedAt),
+    access_count: m.accessCount,
+  };
+}
+
+export function toSearchHit(m: MemoryEntity, similarity: number, score: number): SearchHit {
+  return {
+    id: m.id,
+    content: m.content,
+    similarity: round(similarity),
+    score: round(score),
+    importance: round(m.importance),
+    source_site: m.sourceSite,
+    created_at: iso(m.createdAt) as string,
+    metadata: m.metadata ?? {},
+    workspace_id: m.workspaceId,
+    agent_id: m.agentId,
+    visibility: m.visibility,
+  };
+}
+
+/** The hits as a block an agent can paste into its prompt. */
+export function toInjectionText(hits: readonly SearchHit[]): string {
+  if (hits.length === 0) return '';
+  const lines = hits.map((hit, i) => `${i + 1}. ${hit.content.replace(/\s+/g, ' ').trim()} (${hit.source_site}, ${hit.created_at.slice(0, 10)})`);
+  return ['## Relevant memories', ...lines].join('\n');
+}
