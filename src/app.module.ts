@@ -1,8 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
 
+import { AgentsModule } from './agents/agents.module';
 import { DatabaseModule } from './database/database.module';
 import { EmbeddingsModule } from './embeddings/embeddings.module';
 import { EnvModule } from './env/env.module';
+import { LessonsModule } from './lessons/lessons.module';
+import { LlmModule } from './llm/llm.module';
 import type { AppEnv } from './env/env.schema';
 import { MemoriesModule } from './memories/memories.module';
 import { SettingsModule } from './settings/settings.module';
@@ -20,7 +23,10 @@ export class AppModule {
         EnvModule.register(env),
         DatabaseModule.forRoot(env),
         EmbeddingsModule.forRoot(env),
+        LlmModule.forRoot(env),
         SettingsModule,
+        AgentsModule,
+        LessonsModule,
         MemoriesModule,
       ],
     };

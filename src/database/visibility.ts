@@ -8,6 +8,12 @@ export type ScopableBuilder<T extends ObjectLiteral> = SelectQueryBuilder<T> | U
 export interface ScopeOptions {
   /** Also match soft-deleted and superseded rows. No read path sets this. */
   includeInactive?: boolean;
+  /**
+   * Ingest mutations (UPDATE / SUPERSEDE / DELETE decided at ingest): in a workspace, only rows
+   * the writer owns or that everyone may see (`workspace`/NULL) — never another agent's
+   * private or restricted row, even one shared with the writer by a grant.
+   */
+  forMutation?: boolean;
 }
 
 /**
@@ -23,7 +29,9 @@ export interface ScopeOptions {
  *     grant row (EXISTS on memory_visibility_grants with the same user_id);
  *   - agent scope: `self` = owner is the caller; `others` = owner IS DISTINCT FROM caller;
  *     ids = owner in the list; `all` = nothing more. Agent scope narrows, never widens.
- * - live rows only: `deleted_at IS NULL AND expired_at IS NULL` (unless includeInactive).
+ * - live rows only: `deleted_at IS NULL AND expired_at IS NULL` (unless includeInactive);
+ * - with forMutation, in a workspace: additionally `agent_id = :vis_agentId` or visibility
+ *   NULL/`workspace` (CONTRACT section 5, mutations at ingest).
  * Caller ids are bound parameters prefixed `vis_` (TypeORM shares one parameter namespace
  * per builder), never text in SQL. Callers must not use `.where()`/`.orWhere()` afterwards:
  * `.where()` would replace this condition and `.orWhere()` would widen it.
@@ -59,6 +67,9 @@ export function applyMemoryScope<T extends ObjectLiteral, B extends ScopableBuil
           );
           const agentCondition = agentScopeCondition(a, scope.agentScope, params);
           if (agentCondition) where.andWhere(agentCondition);
+          if (options.forMutation) {
+            where.andWhere(`(${a}.agent_id = :vis_agentId OR ${a}.visibility IS NULL OR ${a}.visibility = 'workspace')`);
+          }
           break;
         }
         default:

@@ -153,6 +153,11 @@ export const ENV_SCHEMA = {
   EMBEDDING_API_KEY: { description: 'API key for the embeddings endpoint (openai provider)', parse: str, example: '' },
   EMBEDDING_TIMEOUT_MS: { description: 'Timeout of one embeddings request', default: 10000, parse: int(100, 600000) },
   EMBEDDINGS_CACHE_DIR: { description: 'Where the local provider keeps its compact vocabulary (default ./.cache/embeddings)', parse: str, example: '' },
+  LLM_PROVIDER: { description: 'none (rule-based extraction) or openai (any OpenAI-compatible chat-completions endpoint)', default: 'none' as const, parse: oneOf('none', 'openai') },
+  LLM_BASE_URL: { description: 'Base URL of the OpenAI-compatible chat API, without /v1 (LLM_PROVIDER=openai)', parse: httpUrl, example: '' },
+  LLM_MODEL: { description: 'Chat model used for fact extraction and update decisions', default: 'gpt-4o-mini', parse: str },
+  LLM_API_KEY: { description: 'API key for the chat endpoint', parse: str, example: '' },
+  LLM_TIMEOUT_MS: { description: 'Timeout of one chat-completions request', default: 20000, parse: int(100, 600000) },
   QUERY_EMBEDDING_CACHE_SIZE: { description: 'Entries in the LRU cache of query embeddings', default: 1000, parse: int(0, 1000000) },
 } satisfies Record<string, VarSpec<unknown>>;
 
@@ -182,6 +187,9 @@ export function loadEnv(source: EnvSource): AppEnv {
   const env = result as AppEnv;
   if (env.EMBEDDING_PROVIDER === 'openai' && !env.EMBEDDING_BASE_URL) {
     fail('EMBEDDING_BASE_URL', 'is required when EMBEDDING_PROVIDER=openai');
+  }
+  if (env.LLM_PROVIDER === 'openai' && !env.LLM_BASE_URL) {
+    fail('LLM_BASE_URL', 'is required when LLM_PROVIDER=openai');
   }
   return env;
 }

@@ -5,9 +5,14 @@ import { Injectable } from '@nestjs/common';
 import { assertNever, DomainError } from '../common/errors/domain-error';
 import type { MemoryScope } from '../common/scope/memory-scope';
 import { EmbeddingService } from '../embeddings/embedding.service';
+import { contradictionLesson, CONTRADICTION_CONFIDENCE_THRESHOLD } from '../lessons/lesson-patterns';
+import type { NewLesson } from '../lessons/lesson.types';
+import { LessonsService } from '../lessons/lessons.service';
+import { WriteGateService } from '../lessons/write-gate.service';
 import { SettingsService } from '../settings/settings.service';
 import type { IngestDto, QuickIngestDto } from './dto/ingest.dto';
 import { extractFacts, type ExtractedFact } from './fact-extractor';
+import { LlmPlanner, type Decision } from './llm-planner';
 import { MemoriesRepository, type NewMemory } from './memories.repository';
 import type { MemoryVisibility } from './memory.entity';
 
@@ -22,9 +27,15 @@ export interface IngestResponse {
   updated_memory_ids: string[];
 }
 
+/** How many visible neighbours a new fact is compared with. */
+const CANDIDATES = 5;
+
 /**
- * The write path: episode, facts, embeddings, de-duplication against what the writer can see,
- * insert. A workspace write belongs to the calling agent and defaults to `workspace` visibility.
+ * The write path: episode, facts, the write-security gate, embeddings, de-duplication and
+ * (with an LLM) ADD/UPDATE/SUPERSEDE/DELETE/NOOP decisions over what the writer can see,
+ * then the writes. A workspace write belongs to the calling agent and defaults to
+ * `workspace` visibility. Mutations only reach rows the writer may mutate (forMutation in
+ * database/visibility.ts); a decision that cannot apply becomes an ADD.
  */
 @Injectable()
 export class IngestService {
@@ -32,6 +43,9 @@ export class IngestService {
     private readonly repository: MemoriesRepository,
     private readonly embeddings: EmbeddingService,
     private readonly settings: SettingsService,
+    private readonly gate: WriteGateService,
+    private readonly lessons: LessonsService,
+    private readonly planner: LlmPlanner,
   ) {}
 
   /** /ingest/quick: rule-based extraction (or verbatim with skip_extraction), never an LLM. */
@@ -39,12 +53,20 @@ export class IngestService {
     const facts: ExtractedFact[] = dto.skip_extraction
       ? [{ content: dto.conversation, memoryType: 'semantic', importance: 0.5 }]
       : extractFacts(dto.conversation);
-    return this.store(scope, dto, facts);
+    return this.write(scope, dto, facts, false);
   }
 
-  /** /ingest: the same rule-based path until an LLM extractor is configured. */
+  /**
+   * /ingest: LLM extraction and decisions when an LLM is configured, else the rule-based path.
+   * A conversation the sanitizer would block is never sent to the model: its facts go
+   * through the rule-based path and the gate, fact by fact.
+   */
   async ingest(scope: MemoryScope, dto: IngestDto): Promise<IngestResponse> {
-    return this.store(scope, dto, extractFacts(dto.conversation));
+    let facts: ExtractedFact[] | null = null;
+    if (this.planner.available && this.gate.isSafeForModel(dto.conversation)) {
+      facts = await this.planner.extractFacts(dto.conversation);
+    }
+    return this.write(scope, dto, facts ?? extractFacts(dto.conversation), this.planner.available);
   }
 
   private writeColumns(scope: MemoryScope, dto: IngestDto) {
@@ -65,7 +87,7 @@ export class IngestService {
     }
   }
 
-  private async store(scope: MemoryScope, dto: IngestDto, facts: ExtractedFact[]): Promise<IngestResponse> {
+  private async write(scope: MemoryScope, dto: IngestDto, facts: ExtractedFact[], decide: boolean): Promise<IngestResponse> {
     const columns = this.writeColumns(scope, dto);
     const episodeId = randomUUID();
     await this.repository.insertEpisode({
@@ -78,7 +100,6 @@ export class IngestService {
       content: dto.conversation,
       createdAt: new Date(),
     });
-
     const response: IngestResponse = {
       episode_id: episodeId,
       facts_extracted: facts.length,
@@ -91,44 +112,123 @@ export class IngestService {
     };
     if (facts.length === 0) return response;
 
-    const vectors = await this.embeddings.embedDocuments(facts.map((f) => f.content));
-    const threshold = this.settings.current().duplicateThreshold;
-    // De-duplicate against what the writer can see (its own scope, all agents) ...
-    const dedupScope: MemoryScope = scope.kind === 'workspace' ? { ...scope, agentScope: { kind: 'all' } } : scope;
-    const rows: NewMemory[] = [];
-    for (let i = 0; i < facts.length; i++) {
-      const [nearest] = await this.repository.nearestVisible(dedupScope, vectors[i], 1);
-      const duplicateOfStored = nearest && 1 - nearest.distance >= threshold;
-      // ... and against facts of this same call.
-      const duplicateInBatch = rows.some((row) => cosine(row.embedding, vectors[i]) >= threshold);
-      if (duplicateOfStored || duplicateInBatch) {
-        response.memories_skipped++;
-        continue;
-      }
+    const verdicts = await this.gate.screen(
+      scope,
+      dto.source_site,
+      facts.map((f) => f.content),
+    );
+    const accepted = facts.flatMap((fact, i) => {
+      const verdict = verdicts[i];
+      return verdict.accepted ? [{ fact, trustScore: verdict.trustScore }] : [];
+    });
+    response.memories_skipped += facts.length - accepted.length;
+    if (accepted.length === 0) return response;
+
+    const vectors = await this.embeddings.embedDocuments(accepted.map((a) => a.fact.content));
+    const { duplicateThreshold, audnCandidateThreshold } = this.settings.current();
+    // Candidates are what the writer can see: its whole workspace (or its own user scope).
+    const writerScope: MemoryScope = scope.kind === 'workspace' ? { ...scope, agentScope: { kind: 'all' } } : scope;
+    const newRows: NewMemory[] = [];
+    const contradictions: NewLesson[] = [];
+    const buildRow = (i: number): NewMemory => {
       const now = new Date();
-      rows.push({
+      return {
         id: randomUUID(),
         userId: scope.userId,
         ...columns,
-        content: facts[i].content,
-        memoryType: facts[i].memoryType,
-        importance: facts[i].importance,
+        content: accepted[i].fact.content,
+        memoryType: accepted[i].fact.memoryType,
+        importance: accepted[i].fact.importance,
         sourceSite: dto.source_site,
         sourceUrl: dto.source_url ?? null,
         episodeId,
         namespace: dto.namespace ?? null,
         status: 'active',
         metadata: dto.metadata ?? {},
-        trustScore: 1,
+        trustScore: accepted[i].trustScore,
         embedding: vectors[i],
         createdAt: now,
         updatedAt: now,
-      });
+      };
+    };
+
+    for (let i = 0; i < accepted.length; i++) {
+      const content = accepted[i].fact.content;
+      const candidates = await this.repository.nearestVisible(writerScope, vectors[i], CANDIDATES);
+      const top = candidates[0];
+      const duplicate =
+        (top !== undefined && 1 - top.distance >= duplicateThreshold) ||
+        newRows.some((row) => cosine(row.embedding, vectors[i]) >= duplicateThreshold);
+      if (duplicate) {
+        response.memories_skipped++;
+        continue;
+      }
+      let decision: Decision = { action: 'ADD', confidence: 0 };
+      if (decide) {
+        const relevant = candidates
+          .filter((c) => 1 - c.distance >= audnCandidateThreshold)
+          .map((c) => ({ id: c.memory.id, content: c.memory.content, similarity: 1 - c.distance }));
+        decision = (await this.planner.decide(content, relevant)) ?? decision;
+      }
+
+      switch (decision.action) {
+        case 'NOOP':
+          response.memories_skipped++;
+          break;
+        case 'UPDATE': {
+          const changed = await this.repository.updateContentForIngest(writerScope, decision.targetId as string, {
+            content: decision.content ?? content,
+            embedding: decision.content ? (await this.embeddings.embedDocuments([decision.content]))[0] : vectors[i],
+            importance: accepted[i].fact.importance,
+            trustScore: accepted[i].trustScore,
+          });
+          if (changed) {
+            response.memories_updated++;
+            response.updated_memory_ids.push(decision.targetId as string);
+          } else newRows.push(buildRow(i));
+          break;
+        }
+        case 'SUPERSEDE': {
+          const row = buildRow(i);
+          await this.repository.insertMemories([row]);
+          response.memories_stored++;
+          response.stored_memory_ids.push(row.id);
+          const expired = await this.repository.expireForIngest(writerScope, decision.targetId as string, row.id);
+          if (expired && decision.confidence >= CONTRADICTION_CONFIDENCE_THRESHOLD) {
+            contradictions.push(contradictionLesson(this.context(scope, dto), content, { action: 'SUPERSEDE', targetId: decision.targetId as string, confidence: decision.confidence }));
+          }
+          break;
+        }
+        case 'DELETE': {
+          const deleted = await this.repository.deleteForIngest(writerScope, decision.targetId as string);
+          if (deleted) {
+            response.memories_deleted++;
+            if (decision.confidence >= CONTRADICTION_CONFIDENCE_THRESHOLD) {
+              contradictions.push(contradictionLesson(this.context(scope, dto), content, { action: 'DELETE', targetId: decision.targetId as string, confidence: decision.confidence }));
+            }
+          } else newRows.push(buildRow(i));
+          break;
+        }
+        case 'ADD':
+          newRows.push(buildRow(i));
+          break;
+        default:
+          assertNever(decision.action);
+      }
     }
-    await this.repository.insertMemories(rows);
-    response.memories_stored = rows.length;
-    response.stored_memory_ids = rows.map((r) => r.id);
+    await this.repository.insertMemories(newRows);
+    response.memories_stored += newRows.length;
+    response.stored_memory_ids.push(...newRows.map((r) => r.id));
+    await this.lessons.record(contradictions);
     return response;
+  }
+
+  private context(scope: MemoryScope, dto: IngestDto) {
+    return {
+      userId: scope.userId,
+      sourceSite: dto.source_site,
+      ...(scope.kind === 'workspace' ? { workspaceId: scope.workspaceId, agentId: scope.agentId } : {}),
+    };
   }
 }
 

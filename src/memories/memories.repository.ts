@@ -4,6 +4,7 @@ import { DataSource, Repository, type SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 
 import type { MemoryScope, WorkspaceScope } from '../common/scope/memory-scope';
+import { toVectorLiteral } from '../database/vector';
 import { applyMemoryScope } from '../database/visibility';
 import { EpisodeEntity } from './episode.entity';
 import { MemoryEntity, type MemoryVisibility } from './memory.entity';
@@ -24,8 +25,6 @@ export interface ScoredRow {
 }
 
 export type NewMemory = Omit<MemoryEntity, 'lastAccessedAt' | 'accessCount' | 'deletedAt' | 'expiredAt' | 'supersededBy'>;
-
-export const toVectorLiteral = (vector: readonly number[]): string => `[${vector.join(',')}]`;
 
 /**
  * Data access for memories. Every method takes the caller's scope first and every query goes
@@ -83,8 +82,10 @@ export class MemoriesRepository {
    */
   async nearestVisible(scope: MemoryScope, embedding: readonly number[], k: number, filters: SearchFilters = {}): Promise<ScoredRow[]> {
     return this.dataSource.transaction(async (manager) => {
-      await manager.query(`SET LOCAL hnsw.iterative_scan = strict_order`);
-      await manager.query(`SET LOCAL hnsw.ef_search = ${Math.min(1000, Math.max(40, k * 2))}`);
+      // Transaction-local settings in one round trip: iterative index scans, exact order.
+      await manager.query("SELECT set_config('hnsw.iterative_scan', 'strict_order', true), set_config('hnsw.ef_search', $1, true)", [
+        String(Math.min(1000, Math.max(40, k * 2))),
+      ]);
       const qb = applyMemoryScope(manager.getRepository(MemoryEntity).createQueryBuilder('m'), 'm', scope)
         .addSelect('m.embedding <=> CAST(:q AS vector)', 'distance')
         .setParameter('q', toVectorLiteral(embedding));
@@ -147,6 +148,47 @@ export class MemoriesRepository {
       }
       return true;
     });
+  }
+
+  /** Ingest UPDATE: new content and vector for a row the writer may mutate. */
+  async updateContentForIngest(
+    scope: MemoryScope,
+    id: string,
+    change: { content: string; embedding: readonly number[]; importance: number; trustScore: number },
+  ): Promise<number> {
+    const qb = this.memories
+      .createQueryBuilder()
+      .update(MemoryEntity)
+      .set({
+        content: change.content,
+        embedding: () => 'CAST(:newEmbedding AS vector)',
+        importance: change.importance,
+        trustScore: change.trustScore,
+        updatedAt: () => 'now()',
+      })
+      .setParameter('newEmbedding', toVectorLiteral(change.embedding));
+    applyMemoryScope(qb, 'memories', scope, { forMutation: true }).andWhere('memories.id = :id', { id });
+    return (await qb.execute()).affected ?? 0;
+  }
+
+  /** Ingest SUPERSEDE: the old row stops being returned (expired_at) and points to its successor. */
+  async expireForIngest(scope: MemoryScope, id: string, supersededBy: string): Promise<number> {
+    const qb = this.memories
+      .createQueryBuilder()
+      .update(MemoryEntity)
+      .set({ expiredAt: () => 'now()', supersededBy, updatedAt: () => 'now()' });
+    applyMemoryScope(qb, 'memories', scope, { forMutation: true }).andWhere('memories.id = :id', { id });
+    return (await qb.execute()).affected ?? 0;
+  }
+
+  /** Ingest DELETE: soft delete, under the ingest mutation rule. */
+  async deleteForIngest(scope: MemoryScope, id: string): Promise<number> {
+    const qb = this.memories
+      .createQueryBuilder()
+      .update(MemoryEntity)
+      .set({ deletedAt: () => 'now()', updatedAt: () => 'now()' });
+    applyMemoryScope(qb, 'memories', scope, { forMutation: true }).andWhere('memories.id = :id', { id });
+    return (await qb.execute()).affected ?? 0;
   }
 
   /** Access bookkeeping for rows just returned: one statement, scoped like the read. */

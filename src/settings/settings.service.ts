@@ -36,6 +36,8 @@ export class SettingsService {
       embedding_provider: this.env.EMBEDDING_PROVIDER,
       embedding_model: this.env.EMBEDDING_PROVIDER === 'openai' ? this.env.EMBEDDING_MODEL : this.env.EMBEDDING_PROVIDER,
       embedding_dimensions: this.env.EMBEDDING_DIMENSIONS,
+      llm_provider: this.env.LLM_PROVIDER,
+      llm_model: this.env.LLM_PROVIDER === 'none' ? null : this.env.LLM_MODEL,
       database: this.env.DATABASE_URL ? 'postgres' : 'embedded',
       runtime_config_mutation_enabled: this.env.CORE_RUNTIME_CONFIG_MUTATION_ENABLED,
     };

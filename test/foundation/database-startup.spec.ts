@@ -55,6 +55,19 @@ describe('startup checks', () => {
   });
 });
 
+describe('embedding dimensions', () => {
+  it('stop startup when EMBEDDING_DIMENSIONS does not match the vector columns', async () => {
+    const t = await createTestApp();
+    try {
+      const attempt = prepareDatabase(t.dataSource, { where: 'test', embeddingDimensions: 256, migrate: false });
+      await expect(attempt).rejects.toBeInstanceOf(DatabaseStartupError);
+      await expect(attempt).rejects.toThrow(/^EMBEDDING_DIMENSIONS is 256 but (memories|lessons)\.embedding is vector\(384\)/);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('the embedded database', () => {
   it('keeps data across a restart of the app on the same DATA_DIR', async () => {
     const first = await createTestApp();
