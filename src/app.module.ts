@@ -6,6 +6,7 @@ import { EmbeddingsModule } from './embeddings/embeddings.module';
 import { EnvModule } from './env/env.module';
 import { LessonsModule } from './lessons/lessons.module';
 import { LlmModule } from './llm/llm.module';
+import { MetricsModule } from './metrics/metrics.module';
 import type { AppEnv } from './env/env.schema';
 import { MemoriesModule } from './memories/memories.module';
 import { SettingsModule } from './settings/settings.module';
@@ -22,6 +23,7 @@ export class AppModule {
       imports: [
         EnvModule.register(env),
         DatabaseModule.forRoot(env),
+        MetricsModule,
         EmbeddingsModule.forRoot(env),
         LlmModule.forRoot(env),
         SettingsModule,

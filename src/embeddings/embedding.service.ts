@@ -1,5 +1,6 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 
+import { MetricsService } from '../metrics/metrics.service';
 import type { EmbeddingProvider } from './embedding-provider';
 
 export const EMBEDDING_PROVIDER = Symbol('EMBEDDING_PROVIDER');
@@ -14,6 +15,7 @@ export class EmbeddingService implements OnApplicationShutdown {
   constructor(
     @Inject(EMBEDDING_PROVIDER) private readonly documents: EmbeddingProvider,
     @Inject(QUERY_EMBEDDING_PROVIDER) private readonly queries: EmbeddingProvider,
+    private readonly metrics: MetricsService,
   ) {}
 
   get dimensions(): number {
@@ -26,11 +28,15 @@ export class EmbeddingService implements OnApplicationShutdown {
 
   async embedDocuments(texts: string[]): Promise<number[][]> {
     if (texts.length === 0) return [];
-    return this.documents.embed(texts);
+    return this.metrics.time(this.metrics.embeddingDuration, this.metrics.embeddingErrors, { provider: this.documents.name, kind: 'document' }, () =>
+      this.documents.embed(texts),
+    );
   }
 
   async embedQuery(text: string): Promise<number[]> {
-    const [vector] = await this.queries.embed([text]);
+    const [vector] = await this.metrics.time(this.metrics.embeddingDuration, this.metrics.embeddingErrors, { provider: this.documents.name, kind: 'query' }, () =>
+      this.queries.embed([text]),
+    );
     return vector;
   }
 

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 
 import { DomainError } from '../common/errors/domain-error';
 import { EmbeddingService } from '../embeddings/embedding.service';
+import { MetricsService } from '../metrics/metrics.service';
 import { SettingsService } from '../settings/settings.service';
 import type { LessonEntity } from './lesson.entity';
 import { LESSON_TYPES, severityRank, type LessonCheck, type LessonSeverity, type NewLesson } from './lesson.types';
@@ -51,6 +52,7 @@ export class LessonsService {
     private readonly repository: LessonsRepository,
     private readonly embeddings: EmbeddingService,
     private readonly settings: SettingsService,
+    private readonly metrics: MetricsService,
   ) {}
 
   get enabled(): boolean {
@@ -62,7 +64,10 @@ export class LessonsService {
     if (!this.enabled || lessons.length === 0) return [];
     const vectors = await this.embeddings.embedDocuments(lessons.map((l) => l.embedText));
     const ids: string[] = [];
-    for (let i = 0; i < lessons.length; i++) ids.push(await this.repository.insert(lessons[i], vectors[i]));
+    for (let i = 0; i < lessons.length; i++) {
+      ids.push(await this.repository.insert(lessons[i], vectors[i]));
+      this.metrics.lessonsRecorded.inc({ type: lessons[i].lessonType });
+    }
     this.logger.log({ msg: 'lessons recorded', types: lessons.map((l) => l.lessonType), count: ids.length });
     return ids;
   }

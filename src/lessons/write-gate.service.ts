@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 
 import { AgentsService } from '../agents/agents.service';
 import type { MemoryScope } from '../common/scope/memory-scope';
+import { MetricsService } from '../metrics/metrics.service';
 import { SettingsService } from '../settings/settings.service';
 import { injectionLesson, trustLesson, type WriteContext } from './lesson-patterns';
 import type { NewLesson } from './lesson.types';
@@ -26,6 +27,7 @@ export class WriteGateService {
     private readonly settings: SettingsService,
     private readonly agents: AgentsService,
     private readonly lessons: LessonsService,
+    private readonly metrics: MetricsService,
   ) {}
 
   async screen(scope: MemoryScope, sourceSite: string, facts: readonly string[]): Promise<GateVerdict[]> {
@@ -53,6 +55,7 @@ export class WriteGateService {
       }
       return { accepted: true, trustScore: score };
     });
+    for (const verdict of verdicts) if (!verdict.accepted) this.metrics.writesRejected.inc({ reason: verdict.reason });
     await this.lessons.record(toRecord);
     return verdicts;
   }

@@ -4,6 +4,7 @@ import { scopeToWire, type MemoryScope } from '../common/scope/memory-scope';
 import { EmbeddingService } from '../embeddings/embedding.service';
 import type { LessonCheck } from '../lessons/lesson.types';
 import { LessonsService } from '../lessons/lessons.service';
+import { MetricsService } from '../metrics/metrics.service';
 import { SettingsService } from '../settings/settings.service';
 import { AccessTracker } from './access-tracker';
 import type { SearchDto } from './dto/search.dto';
@@ -35,6 +36,7 @@ export class SearchService {
     private readonly settings: SettingsService,
     private readonly access: AccessTracker,
     private readonly lessons: LessonsService,
+    private readonly metrics: MetricsService,
   ) {}
 
   private limitFor(dto: SearchDto): number {
@@ -93,8 +95,10 @@ export class SearchService {
       retrieving.catch(() => undefined);
       throw error;
     }
+    if (check?.matched_count) this.metrics.lessonWarnings.inc({ severity: check.highest_severity }, check.matched_count);
     if (check && !check.safe) {
       retrieving.catch(() => undefined);
+      this.metrics.searchesBlocked.inc({ scope: scope.kind });
       return { ...this.respond(scope, []), lesson_check: check };
     }
     const response = this.respond(scope, await retrieving);
