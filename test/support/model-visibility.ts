@@ -1,0 +1,155 @@
+/**
+ * An in-memory model of CONTRACT section 3 ("who sees what") and of the owner-only mutations of
+ * section 5, written from the contract text and NOT from src/: the isolation suite cross-checks
+ * its hand-written expectations against it and the property test compares the real service to it.
+ * Keep it free of imports from src/ so a bug there cannot leak into the expectations.
+ */
+
+export type Visibility = 'workspace' | 'agent_only' | 'restricted';
+
+export type ModelAgentScope =
+  | { kind: 'all' }
+  | { kind: 'self' }
+  | { kind: 'others' }
+  | { kind: 'agents'; agentIds: readonly string[] };
+
+export type ModelCaller =
+  | { kind: 'user'; userId: string }
+  | { kind: 'workspace'; userId: string; workspaceId: string; agentId: string; agentScope: ModelAgentScope };
+
+export interface ModelRow {
+  id: string;
+  userId: string;
+  /** null: a user-scope row (then agentId and visibility are null too). */
+  workspaceId: string | null;
+  agentId: string | null;
+  /** null: a legacy workspace row written before visibility existed. */
+  visibility: Visibility | null;
+  /** Agents holding a grant on this row (meaningful while it is `restricted`). */
+  grants: Set<string>;
+  /** false once soft-deleted or superseded. */
+  live: boolean;
+}
+
+const same = (a: string | null, b: string | null): boolean => a !== null && b !== null && a.toLowerCase() === b.toLowerCase();
+
+/** Visibility alone (section 3, first list), without the caller's agent_scope. */
+function visibilityAllows(caller: Extract<ModelCaller, { kind: 'workspace' }>, row: ModelRow): boolean {
+  switch (row.visibility) {
+    case null:
+    case 'workspace':
+      return true;
+    case 'agent_only':
+      return same(row.agentId, caller.agentId);
+    case 'restricted':
+      return same(row.agentId, caller.agentId) || [...row.grants].some((g) => same(g, caller.agentId));
+  }
+}
+
+/** agent_scope (section 3, second list): narrows, never widens. */
+function agentScopeAllows(caller: Extract<ModelCaller, { kind: 'workspace' }>, row: ModelRow): boolean {
+  const scope = caller.agentScope;
+  switch (scope.kind) {
+    case 'all':
+      return true;
+    case 'self':
+      return same(row.agentId, caller.agentId);
+    case 'others':
+      // IS DISTINCT FROM: a row with no owner is "someone else's"
+      return !same(row.agentId, caller.agentId);
+    case 'agents':
+      return scope.agentIds.some((id) => same(row.agentId, id));
+  }
+}
+
+/** Would a read (list, get, expand, search) by `caller` return `row`? */
+export function isVisible(caller: ModelCaller, row: ModelRow): boolean {
+  if (!row.live || row.userId !== caller.userId) return false;
+  if (caller.kind === 'user') return row.workspaceId === null;
+  return same(row.workspaceId, caller.workspaceId) && visibilityAllows(caller, row) && agentScopeAllows(caller, row);
+}
+
+export function visibleRows(caller: ModelCaller, rows: Iterable<ModelRow>): ModelRow[] {
+  return [...rows].filter((row) => isVisible(caller, row));
+}
+
+type WorkspaceCaller = Extract<ModelCaller, { kind: 'workspace' }>;
+
+/** Writes that target an existing row see it with agent_scope `all`. */
+const writerView = (caller: WorkspaceCaller): WorkspaceCaller => ({ ...caller, agentScope: { kind: 'all' } });
+
+/**
+ * The shared decision of every owner-only mutation (PATCH, grants): 404 when the caller cannot see
+ * the row (or it does not exist), 403 when it sees a row it does not own, else 'owner'.
+ */
+export function ownership(caller: WorkspaceCaller, row: ModelRow | undefined): 404 | 403 | 'owner' {
+  if (!row || !isVisible(writerView(caller), row)) return 404;
+  return same(row.agentId, caller.agentId) ? 'owner' : 403;
+}
+
+/** The rows of one test world, with the mutations of CONTRACT section 5 and their statuses. */
+export class VisibilityModel {
+  readonly rows = new Map<string, ModelRow>();
+
+  add(row: Omit<ModelRow, 'grants' | 'live'> & Partial<Pick<ModelRow, 'grants' | 'live'>>): ModelRow {
+    const full: ModelRow = { grants: new Set(), live: true, ...row };
+    this.rows.set(full.id, full);
+    return full;
+  }
+
+  visible(caller: ModelCaller): ModelRow[] {
+    return visibleRows(caller, this.rows.values());
+  }
+
+  /** PATCH /v1/memories/:id: 200 / 403 / 404. Leaving `restricted` drops the grants. */
+  changeVisibility(caller: WorkspaceCaller, id: string, visibility: Visibility): 200 | 403 | 404 {
+    const row = this.rows.get(id);
+    const who = ownership(caller, row);
+    if (who !== 'owner') return who;
+    row!.visibility = visibility;
+    if (visibility !== 'restricted') row!.grants.clear();
+    return 200;
+  }
+
+  /** POST /v1/memories/:id/grants: 201 new / 200 repeat / 403 / 404 / 409 not restricted. */
+  grant(caller: WorkspaceCaller, id: string, grantee: string): 200 | 201 | 403 | 404 | 409 {
+    const row = this.rows.get(id);
+    const who = ownership(caller, row);
+    if (who !== 'owner') return who;
+    if (row!.visibility !== 'restricted') return 409;
+    const key = grantee.toLowerCase();
+    if (row!.grants.has(key)) return 200;
+    row!.grants.add(key);
+    return 201;
+  }
+
+  /** GET /v1/memories/:id/grants: the grantees (lower-case, sorted) for the owner, else 403 / 404. */
+  listGrants(caller: WorkspaceCaller, id: string): { status: 200; grantees: string[] } | { status: 403 | 404 } {
+    const row = this.rows.get(id);
+    const who = ownership(caller, row);
+    if (who !== 'owner') return { status: who };
+    return { status: 200, grantees: [...row!.grants].sort() };
+  }
+
+  /** DELETE /v1/memories/:id/grants/:grantee: 200 / 403 / 404 (row or grant missing). */
+  revoke(caller: WorkspaceCaller, id: string, grantee: string): 200 | 403 | 404 {
+    const row = this.rows.get(id);
+    const who = ownership(caller, row);
+    if (who !== 'owner') return who;
+    return row!.grants.delete(grantee.toLowerCase()) ? 200 : 404;
+  }
+
+  /**
+   * DELETE /v1/memories/:id: user scope always 200 and only ever touches the caller's own
+   * user-scope row; workspace scope 200 when the caller sees the row (any visible row, not only
+   * its own), else 404.
+   */
+  delete(caller: ModelCaller, id: string): 200 | 404 {
+    const row = this.rows.get(id);
+    const target = caller.kind === 'workspace' ? writerView(caller) : caller;
+    const hit = row !== undefined && isVisible(target, row);
+    if (hit) row.live = false;
+    if (caller.kind === 'user') return 200;
+    return hit ? 200 : 404;
+  }
+}
