@@ -29,16 +29,19 @@ export function buildDataSourceOptions(target: DatabaseTarget, env: AppEnv): Dat
         },
       };
     case 'embedded':
-      // One WASM backend serves every socket connection, one query at a time; a small pool
-      // is enough and keeps the socket server's queue short.
+      // One pooled connection. PGlite runs one backend for every socket connection, and its
+      // socket server queues protocol messages, not whole Parse/Bind/Execute cycles: two
+      // connections with queries in flight at once can interleave and break each other's
+      // unnamed statements. One connection serialises them in the pool instead, which costs
+      // nothing (the backend is single-threaded anyway).
       return {
         ...common,
         host: target.embedded.host,
         port: target.embedded.port,
         username: target.embedded.username,
         database: target.embedded.database,
-        poolSize: Math.min(env.DATABASE_POOL_SIZE, 8),
-        extra: { max: Math.min(env.DATABASE_POOL_SIZE, 8), idleTimeoutMillis: 0 },
+        poolSize: 1,
+        extra: { max: 1, idleTimeoutMillis: 0 },
       };
   }
 }

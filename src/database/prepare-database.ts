@@ -12,6 +12,13 @@ export interface PrepareOptions {
   embeddingDimensions: number;
   /** Apply pending migrations (default true). */
   migrate?: boolean;
+  /**
+   * Serialise migrations across instances with an advisory lock (default: when the pool has
+   * room for two connections). Never with the embedded database: one process owns its data
+   * directory, and its single pooled connection would be held by the lock's session while the
+   * migrations wait for it.
+   */
+  lock?: boolean;
 }
 
 /**
@@ -22,17 +29,22 @@ export async function prepareDatabase(dataSource: DataSource, options: PrepareOp
   await ensurePgvector((sql, params) => dataSource.query(sql, params), options.where);
   if (options.migrate !== false) {
     migrationContext.embeddingDimensions = options.embeddingDimensions;
-    const runner = dataSource.createQueryRunner();
-    await runner.connect();
-    try {
-      await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    const poolMax = Number((dataSource.options as { extra?: { max?: number } }).extra?.max ?? 10);
+    if (options.lock === false || poolMax < 2) {
+      await dataSource.runMigrations({ transaction: 'each' });
+    } else {
+      const runner = dataSource.createQueryRunner();
+      await runner.connect();
       try {
-        await dataSource.runMigrations({ transaction: 'each' });
+        await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+        try {
+          await dataSource.runMigrations({ transaction: 'each' });
+        } finally {
+          await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+        }
       } finally {
-        await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+        await runner.release();
       }
-    } finally {
-      await runner.release();
     }
   }
   await ensureEmbeddingDimensions(dataSource, options.embeddingDimensions);

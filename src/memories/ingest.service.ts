@@ -5,6 +5,7 @@ import { Injectable } from '@nestjs/common';
 import { assertNever, DomainError } from '../common/errors/domain-error';
 import type { MemoryScope } from '../common/scope/memory-scope';
 import { EmbeddingService } from '../embeddings/embedding.service';
+import { cosine } from '../embeddings/vector-math';
 import { contradictionLesson, CONTRADICTION_CONFIDENCE_THRESHOLD } from '../lessons/lesson-patterns';
 import type { NewLesson } from '../lessons/lesson.types';
 import { LessonsService } from '../lessons/lessons.service';
@@ -230,16 +231,4 @@ export class IngestService {
       ...(scope.kind === 'workspace' ? { workspaceId: scope.workspaceId, agentId: scope.agentId } : {}),
     };
   }
-}
-
-function cosine(a: readonly number[], b: readonly number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }

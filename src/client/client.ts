@@ -1,0 +1,192 @@
+import type {
+  AgentTrust,
+  AgentTrustOptions,
+  AgentTrustRecord,
+  ConfigUpdateResult,
+  HealthStatus,
+  MemoriesHealth,
+  RuntimeConfigPatch,
+  SetAgentTrustOptions,
+} from './admin-types';
+import { keysToCamel, keysToSnake, snakeToCamel } from './case-conversion';
+import type {
+  LessonList,
+  LessonStats,
+  LessonUserOptions,
+  ReportLessonOptions,
+  ReportLessonResult,
+  RetireLessonOptions,
+} from './lesson-types';
+import type {
+  ExpandOptions,
+  Grant,
+  GrantList,
+  GrantOptions,
+  IngestOptions,
+  IngestResult,
+  ListGrantsOptions,
+  ListOptions,
+  MemoriesPage,
+  MemoryIdOptions,
+  MemoryRecord,
+  QuickIngestOptions,
+  SearchOptions,
+  SearchResult,
+  SetVisibilityOptions,
+  SuccessResult,
+} from './memory-types';
+import type { AtriumClientOptions, CallOptions } from './options';
+import type { QueryValue } from './query-string';
+import { HttpTransport, type WireRequest } from './transport';
+
+const seg = (value: string): string => encodeURIComponent(value);
+const query = (options: object): Record<string, QueryValue> => keysToSnake(options) as Record<string, QueryValue>;
+
+/**
+ * Atrium over HTTP: one method per route, camelCase in and out, every method taking an
+ * optional CallOptions last. Errors: AtriumError (the service said no), AtriumTimeoutError,
+ * AtriumNetworkError.
+ *
+ * `idempotent` below marks calls that are safe to repeat after a network error or timeout
+ * (reads, PUT/PATCH to a value, grants, deletes). Ingest and lesson reports are not: a repeat
+ * could store twice. A repeated delete whose first attempt did land answers 404 in a
+ * workspace (the row is gone), which is the price of retrying it.
+ */
+export class AtriumClient {
+  private readonly transport: HttpTransport;
+
+  constructor(options: AtriumClientOptions) {
+    this.transport = new HttpTransport(options);
+  }
+
+  private async call<T>(request: WireRequest, call?: CallOptions): Promise<T> {
+    const { data } = await this.transport.send(request, call);
+    return keysToCamel(data) as T;
+  }
+
+  /** Extract facts (LLM when the service has one, else rules), gate, de-duplicate, store. */
+  ingest(options: IngestOptions, call?: CallOptions): Promise<IngestResult> {
+    return this.call({ method: 'POST', path: '/v1/memories/ingest', body: keysToSnake(options), idempotent: false }, call);
+  }
+
+  /** Rule-based extraction only; `skipExtraction` stores the text verbatim. */
+  ingestQuick(options: QuickIngestOptions, call?: CallOptions): Promise<IngestResult> {
+    return this.call({ method: 'POST', path: '/v1/memories/ingest/quick', body: keysToSnake(options), idempotent: false }, call);
+  }
+
+  /** Hybrid search. Check `lessonCheck.safe`: when false the search failed closed. */
+  search(options: SearchOptions, call?: CallOptions): Promise<SearchResult> {
+    return this.call({ method: 'POST', path: '/v1/memories/search', body: keysToSnake(options), idempotent: true }, call);
+  }
+
+  /** Vector-only search. */
+  searchFast(options: SearchOptions, call?: CallOptions): Promise<SearchResult> {
+    return this.call({ method: 'POST', path: '/v1/memories/search/fast', body: keysToSnake(options), idempotent: true }, call);
+  }
+
+  /** Memories by id, in the order asked; invisible or unknown ids are left out. */
+  expand(options: ExpandOptions, call?: CallOptions): Promise<{ memories: MemoryRecord[] }> {
+    return this.call({ method: 'POST', path: '/v1/memories/expand', body: keysToSnake(options), idempotent: true }, call);
+  }
+
+  list(options: ListOptions, call?: CallOptions): Promise<MemoriesPage> {
+    return this.call({ method: 'GET', path: '/v1/memories/list', query: query(options), idempotent: true }, call);
+  }
+
+  /** AtriumError 404 when missing or not visible to the caller (the two are indistinguishable). */
+  get(options: MemoryIdOptions, call?: CallOptions): Promise<MemoryRecord> {
+    const { id, ...scope } = options;
+    return this.call({ method: 'GET', path: `/v1/memories/${seg(id)}`, query: query(scope), idempotent: true }, call);
+  }
+
+  /** Soft delete. User scope: success whether or not a row matched; workspace: 404 when nothing visible matched. */
+  delete(options: MemoryIdOptions, call?: CallOptions): Promise<SuccessResult> {
+    const { id, ...scope } = options;
+    return this.call({ method: 'DELETE', path: `/v1/memories/${seg(id)}`, query: query(scope), idempotent: true }, call);
+  }
+
+  /** Owning agent only: 403 for an agent that sees but does not own it, 404 for one that cannot see it. */
+  setVisibility(options: SetVisibilityOptions, call?: CallOptions): Promise<MemoryRecord> {
+    const { id, ...body } = options;
+    return this.call({ method: 'PATCH', path: `/v1/memories/${seg(id)}`, body: keysToSnake(body), idempotent: true }, call);
+  }
+
+  /** Share a restricted memory with another agent (409 when it is not restricted). Takes effect on the next read. */
+  async grant(options: GrantOptions, call?: CallOptions): Promise<Grant> {
+    const { id, ...body } = options;
+    const request: WireRequest = { method: 'POST', path: `/v1/memories/${seg(id)}/grants`, body: keysToSnake(body), idempotent: true };
+    const { status, data } = await this.transport.send(request, call);
+    return { ...(keysToCamel(data) as Omit<Grant, 'created'>), created: status === 201 };
+  }
+
+  listGrants(options: ListGrantsOptions, call?: CallOptions): Promise<GrantList> {
+    const { id, ...scope } = options;
+    return this.call({ method: 'GET', path: `/v1/memories/${seg(id)}/grants`, query: query(scope), idempotent: true }, call);
+  }
+
+  /** 404 when there was no such grant. */
+  revokeGrant(options: GrantOptions, call?: CallOptions): Promise<SuccessResult> {
+    const { id, granteeAgentId, ...scope } = options;
+    const path = `/v1/memories/${seg(id)}/grants/${seg(granteeAgentId)}`;
+    return this.call({ method: 'DELETE', path, query: query(scope), idempotent: true }, call);
+  }
+
+  listLessons(options: LessonUserOptions, call?: CallOptions): Promise<LessonList> {
+    return this.call({ method: 'GET', path: '/v1/memories/lessons', query: query(options), idempotent: true }, call);
+  }
+
+  lessonStats(options: LessonUserOptions, call?: CallOptions): Promise<LessonStats> {
+    return this.call({ method: 'GET', path: '/v1/memories/lessons/stats', query: query(options), idempotent: true }, call);
+  }
+
+  /** Record a `user_reported` lesson; `lessonId` is null while lessons are off. */
+  reportLesson(options: ReportLessonOptions, call?: CallOptions): Promise<ReportLessonResult> {
+    const { userId, ...body } = options;
+    const request: WireRequest = {
+      method: 'POST',
+      path: '/v1/memories/lessons/report',
+      query: { user_id: userId },
+      body: keysToSnake(body),
+      idempotent: false,
+    };
+    return this.call(request, call);
+  }
+
+  /** Deactivate a lesson (kept for audit). 404 for an unknown id or another user's; `success: false` while lessons are off. */
+  retireLesson(options: RetireLessonOptions, call?: CallOptions): Promise<SuccessResult> {
+    const { id, userId } = options;
+    return this.call({ method: 'DELETE', path: `/v1/memories/lessons/${seg(id)}`, query: { user_id: userId }, idempotent: true }, call);
+  }
+
+  getAgentTrust(options: AgentTrustOptions, call?: CallOptions): Promise<AgentTrust> {
+    return this.call({ method: 'GET', path: '/v1/agents/trust', query: query(options), idempotent: true }, call);
+  }
+
+  /** A workspace write's trust is the lower of its source's and the writing agent's level. */
+  setAgentTrust(options: SetAgentTrustOptions, call?: CallOptions): Promise<AgentTrustRecord> {
+    return this.call({ method: 'PUT', path: '/v1/agents/trust', body: keysToSnake(options), idempotent: true }, call);
+  }
+
+  /** `{ status: 'ok' }`; AtriumError 503 when the service's database does not answer. */
+  health(call?: CallOptions): Promise<HealthStatus> {
+    return this.call({ method: 'GET', path: '/health', idempotent: true }, call);
+  }
+
+  /** Status and the effective runtime config. */
+  memoriesHealth(call?: CallOptions): Promise<MemoriesHealth> {
+    return this.call({ method: 'GET', path: '/v1/memories/health', idempotent: true }, call);
+  }
+
+  /**
+   * Change runtime config on this one service instance. AtriumError 410 (with `detail`) when
+   * mutation is disabled, 400 with `detail` and `rejected` for startup-only fields.
+   */
+  async updateConfig(patch: RuntimeConfigPatch, call?: CallOptions): Promise<ConfigUpdateResult> {
+    const result = await this.call<ConfigUpdateResult>(
+      { method: 'PUT', path: '/v1/memories/config', body: keysToSnake(patch), idempotent: true },
+      call,
+    );
+    // `applied` lists field names as values; name them the way the caller wrote them.
+    return { ...result, applied: result.applied.map(snakeToCamel) };
+  }
+}

@@ -1,0 +1,151 @@
+import type { LessonCheck } from './lesson-types';
+import type { OwnerScopeInput, ResolvedScope, ScopeInput, WriterScopeInput } from './scope';
+
+export type Visibility = 'workspace' | 'agent_only' | 'restricted';
+export type MemoryType = 'semantic' | 'episodic' | 'procedural';
+export type MemoryStatus = 'active' | 'needs_clarification';
+/** The caller's own object: stored and returned exactly as given, keys never re-cased. */
+export type Metadata = Record<string, unknown>;
+/** ISO-8601 string, or a Date (sent as ISO-8601). */
+export type TimeInput = string | Date;
+
+/** A stored memory. Never carries the embedding. Timestamps are ISO-8601 strings (UTC). */
+export interface MemoryRecord {
+  id: string;
+  userId: string;
+  content: string;
+  memoryType: MemoryType;
+  importance: number;
+  sourceSite: string;
+  sourceUrl: string | null;
+  episodeId: string | null;
+  namespace: string | null;
+  status: MemoryStatus;
+  metadata: Metadata;
+  trustScore: number;
+  workspaceId: string | null;
+  agentId: string | null;
+  /** null on legacy rows and in user scope; treated as `workspace`. */
+  visibility: Visibility | null;
+  createdAt: string;
+  updatedAt: string;
+  lastAccessedAt: string | null;
+  accessCount: number;
+}
+
+export type IngestOptions = WriterScopeInput & {
+  /** 1..100000 characters. */
+  conversation: string;
+  sourceSite: string;
+  sourceUrl?: string;
+  /** Workspace only; default `workspace`. */
+  visibility?: Visibility;
+  /** At most 32 KB serialized. */
+  metadata?: Metadata;
+  namespace?: string;
+};
+
+export type QuickIngestOptions = IngestOptions & {
+  /** Store `conversation` verbatim as one memory (still through the write gate). */
+  skipExtraction?: boolean;
+};
+
+export interface IngestResult {
+  episodeId: string;
+  factsExtracted: number;
+  memoriesStored: number;
+  memoriesUpdated: number;
+  memoriesDeleted: number;
+  /** Duplicates and facts the write gate rejected. */
+  memoriesSkipped: number;
+  storedMemoryIds: string[];
+  updatedMemoryIds: string[];
+}
+
+export type SearchOptions = ScopeInput & {
+  /** 1..10000 characters. */
+  query: string;
+  /** 1..100, default 10. */
+  limit?: number;
+  /** User scope only. */
+  sourceSite?: string;
+  /** User scope only: one namespace or a list. */
+  namespaceScope?: string | readonly string[];
+  /** User scope only: only memories created by then. */
+  asOf?: TimeInput;
+  /** "Now" for recency scoring. */
+  referenceTime?: TimeInput;
+};
+
+export interface SearchHit {
+  id: string;
+  content: string;
+  similarity: number;
+  score: number;
+  importance: number;
+  sourceSite: string;
+  createdAt: string;
+  metadata: Metadata;
+  workspaceId: string | null;
+  agentId: string | null;
+  visibility: Visibility | null;
+}
+
+export interface SearchResult {
+  memories: SearchHit[];
+  count: number;
+  retrievalMode: 'flat';
+  scope: ResolvedScope;
+  /** The memories as a prompt block; empty string when there are none. */
+  injectionText: string;
+  /** The ids of `memories`, in order. */
+  citations: string[];
+  /** Absent while lessons are off. `safe: false` means the search failed closed: no memories. */
+  lessonCheck?: LessonCheck;
+}
+
+export type ExpandOptions = ScopeInput & {
+  /** 1..100 ids; the answer keeps this order and leaves out invisible or unknown ids. */
+  memoryIds: readonly string[];
+};
+
+export type ListOptions = ScopeInput & {
+  /** 1..100, default 20. */
+  limit?: number;
+  offset?: number;
+  /** User scope only. */
+  sourceSite?: string;
+  /** User scope only. */
+  episodeId?: string;
+};
+
+export interface MemoriesPage {
+  /** Newest first. */
+  memories: MemoryRecord[];
+  count: number;
+}
+
+export type MemoryIdOptions = ScopeInput & { id: string };
+
+export interface SuccessResult {
+  success: boolean;
+}
+
+export type SetVisibilityOptions = OwnerScopeInput & { id: string; visibility: Visibility };
+
+export type GrantOptions = OwnerScopeInput & { id: string; granteeAgentId: string };
+
+export interface Grant {
+  memoryId: string;
+  granteeAgentId: string;
+  createdAt: string;
+  /** False when the grant already existed (the service answers 200 instead of 201). */
+  created: boolean;
+}
+
+export type ListGrantsOptions = OwnerScopeInput & { id: string };
+
+export interface GrantList {
+  grants: { granteeAgentId: string; createdAt: string }[];
+  count: number;
+}
