@@ -2,7 +2,7 @@
  * Building blocks for rule patterns. Every pattern is written so the engine cannot backtrack
  * catastrophically: gaps are bounded (`{0,n}`), repeated groups alternate between disjoint
  * classes (letters then spaces), and no pattern holds two unbounded-ish gaps in a row. The
- * 100k-character tests in test/lessons/sanitizer-performance.spec.ts hold every rule to that.
+ * 100k-character inputs of test/lessons/sanitizer-pathological.spec.ts (termination) and bench/sanitizer.ts (timings) hold every rule to that.
  */
 
 /** Word boundaries that understand accented and non-Latin letters (`\b` is ASCII-only). */

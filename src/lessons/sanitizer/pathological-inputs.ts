@@ -1,0 +1,39 @@
+/**
+ * Inputs that would expose catastrophic regex backtracking in the sanitizer: long runs of
+ * trigger fragments without their endings. Shared by the termination test and the
+ * benchmark (bench/sanitizer.ts).
+ */
+import type { PoisoningCorpus } from './corpus-evaluation';
+
+export const TYPICAL_MEMORY =
+  'Prefers morning meetings before 11am, vegetarian, allergic to peanuts. Works at Acme Corp as a backend engineer on the payments team; uses PostgreSQL 16 and TypeScript. Wants weekly summaries on Fridays. Daughter Lena starts school in September.';
+
+const repeatTo = (fragment: string, length: number): string => fragment.repeat(Math.ceil(length / fragment.length)).slice(0, length);
+
+export function PATHOLOGICAL_INPUTS(corpus: PoisoningCorpus, length = 100_000): [string, string][] {
+  return [
+    ['one letter', 'a'.repeat(length)],
+    ['spaced letters', repeatTo('a ', length)],
+    ['spaced trigger words', repeatTo('I g n o r e   a l l   p r e v i o u ', length)],
+    ['dotted letters', repeatTo('i.', length)],
+    ['trigger verb', repeatTo('ignore ', length)],
+    ['trigger prefix', repeatTo('ignore all previous ', length)],
+    ['scope without payload', repeatTo('from now on you ', length)],
+    ['address without order', repeatTo('you ', length)],
+    ['pipe without shell', repeatTo('curl ', length)],
+    ['template openers', repeatTo('<|', length)],
+    ['markdown images', repeatTo('![x](http://a/?', length)],
+    ['zero-width inside words', repeatTo('i\u200bg', length)],
+    ['mixed-script words', repeatTo('аa ', length)],
+    ['leetspeak', repeatTo('1gn0r3 ', length)],
+    ['base64-looking tokens', repeatTo('QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo ', length)],
+    ['quotes', repeatTo(`'ignore previous instructions' `, length)],
+    ['Chinese trigger', repeatTo('忽略', length)],
+    ['Russian trigger', repeatTo('игнорируй ', length)],
+    ['whitespace', ' '.repeat(length)],
+    // Prefixes of every seventh adversarial corpus entry, repeated: rule anchors without endings.
+    ...corpus.adversarial
+      .filter((_entry, i) => i % 7 === 0)
+      .map((entry): [string, string] => [`corpus prefix: ${entry.text.slice(0, 24)}`, repeatTo(`${entry.text.slice(0, 35)} `, length)]),
+  ];
+}
