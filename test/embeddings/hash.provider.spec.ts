@@ -56,13 +56,4 @@ describe('HashEmbeddingProvider', () => {
     expect(() => new HashEmbeddingProvider(100.5)).toThrow(RangeError);
   });
 
-  it('embeds a short sentence in well under a millisecond', async () => {
-    const texts = Array.from({ length: 2000 }, (_, i) => `the user asked about invoice number ${i} and the billing address`);
-    await provider.embed(texts.slice(0, 200)); // warm up the JIT
-    const started = performance.now();
-    await provider.embed(texts);
-    const perText = (performance.now() - started) / texts.length;
-    // The target is < 0.1 ms; the bound leaves room for a loaded CI machine.
-    expect(perText).toBeLessThan(0.5);
-  });
 });
