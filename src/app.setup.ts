@@ -7,6 +7,7 @@ import type { JsonLogger } from './common/logging/json-logger';
 import { requestLogger } from './common/logging/request-logger.middleware';
 import { createValidationPipe } from './common/validation/validation.pipe';
 import type { AppEnv } from './env/env.schema';
+import { setupOpenApi } from './openapi/setup-openapi';
 
 export const BODY_LIMIT = '1mb';
 
@@ -42,6 +43,8 @@ export function configureApp(app: INestApplication, env: AppEnv, logger: JsonLog
     const { status, body } = toErrorResponse(error);
     res.status(status).json(body);
   });
+
+  setupOpenApi(app);
 
   app.useGlobalFilters(new AllExceptionsFilter());
   app.useGlobalPipes(createValidationPipe());

@@ -1,18 +1,31 @@
 import { Body, Controller, Get, Put, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 
+import { AgentTrustDoc, AgentTrustStoredDoc } from '../openapi/agent.responses';
+import { ApiErrors, ApiInternalError } from '../openapi/api-errors';
 import { GetTrustQueryDto, PutTrustDto } from './agents.dto';
 import { AgentsService } from './agents.service';
 
+const KEY_ERRORS = ['user_id (string) is required', 'agent_id must be a valid UUID'];
+
+@ApiTags('Agents')
+@ApiInternalError()
 @Controller('v1/agents')
 export class AgentsController {
   constructor(private readonly agents: AgentsService) {}
 
   @Get('trust')
+  @ApiOperation({ summary: "An agent's trust level", description: 'An agent with no stored level has the default, 0.5.' })
+  @ApiOkResponse({ type: AgentTrustDoc, description: 'The stored or default trust level.' })
+  @ApiErrors({ 400: KEY_ERRORS })
   getTrust(@Query() q: GetTrustQueryDto) {
     return this.agents.getTrust(q.user_id, q.agent_id);
   }
 
   @Put('trust')
+  @ApiOperation({ summary: "Set an agent's trust level", description: 'Keyed by (user_id, agent_id).' })
+  @ApiOkResponse({ type: AgentTrustStoredDoc, description: 'The stored level and name.' })
+  @ApiErrors({ 400: [...KEY_ERRORS, 'trust_level must be a number between 0 and 1', 'display_name must be 1 to 200 characters'], body: true })
   putTrust(@Body() dto: PutTrustDto) {
     return this.agents.setTrust(dto.user_id, dto.agent_id, dto.trust_level, dto.display_name);
   }

@@ -1,8 +1,18 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 
 import type { MemoryScope } from '../common/scope/memory-scope';
 import { Scope } from '../common/scope/scope.pipe';
 import { WorkspaceAgentGuard } from '../common/scope/workspace-agent.guard';
+import { ApiErrors, ApiInternalError, READ_SCOPE_ERRORS, SCOPE_ERRORS } from '../openapi/api-errors';
+import {
+  ExpandResponseDoc,
+  IngestResponseDoc,
+  ListResponseDoc,
+  MemoryRecordDoc,
+  SearchResponseDoc,
+  SuccessDoc,
+} from '../openapi/memory.responses';
 import { ExpandDto } from './dto/expand.dto';
 import { IngestDto, QuickIngestDto } from './dto/ingest.dto';
 import { ListQueryDto } from './dto/list-query.dto';
@@ -13,7 +23,27 @@ import { MemoriesService } from './memories.service';
 import type { MemoryRecord } from './memory.mapper';
 import { SearchService, type SearchResponse } from './search.service';
 
+const INGEST_ERRORS = [
+  ...SCOPE_ERRORS,
+  'conversation must be 1 to 100000 characters',
+  'source_site must be 1 to 512 characters',
+  'visibility must be one of workspace, agent_only, restricted',
+  'visibility is only allowed with workspace_id (workspace scope)',
+  'metadata must be a JSON object of at most 32 KB',
+  'importance should not exist',
+];
+const SEARCH_ERRORS = [
+  ...READ_SCOPE_ERRORS,
+  'query must be 1 to 10000 characters',
+  'limit must be between 1 and 100',
+  'as_of must be an ISO-8601 timestamp',
+];
+const ID_ERROR = 'id must be a valid UUID';
+const NOT_FOUND = ['Memory not found'];
+
 /** Static paths come before `/:id` so they are matched first. */
+@ApiTags('Memories')
+@ApiInternalError()
 @Controller('v1/memories')
 @UseGuards(WorkspaceAgentGuard)
 export class MemoriesController {
@@ -25,50 +55,113 @@ export class MemoriesController {
 
   @Post('ingest')
   @HttpCode(200)
+  @ApiOperation({
+    summary: 'Extract facts and store them',
+    description:
+      'Extracts facts (with the configured LLM, else rule-based), passes each through the write gate, de-duplicates against ' +
+      'the memories the writer can see and decides ADD / UPDATE / SUPERSEDE / DELETE / NOOP. Workspace writes belong to the ' +
+      'calling agent.',
+  })
+  @ApiOkResponse({ type: IngestResponseDoc, description: 'What was extracted, stored, updated, deleted and skipped.' })
+  @ApiErrors({ 400: INGEST_ERRORS, body: true, embeds: true })
   ingest(@Scope() scope: MemoryScope, @Body() dto: IngestDto): Promise<IngestResponse> {
     return this.ingestion.ingest(scope, dto);
   }
 
   @Post('ingest/quick')
   @HttpCode(200)
+  @ApiOperation({
+    summary: 'Store with rule-based extraction only',
+    description: 'Never calls an LLM. `skip_extraction: true` stores `conversation` verbatim as one memory.',
+  })
+  @ApiOkResponse({ type: IngestResponseDoc, description: 'What was extracted, stored and skipped.' })
+  @ApiErrors({ 400: [...INGEST_ERRORS, 'skip_extraction must be a boolean'], body: true, embeds: true })
   ingestQuick(@Scope() scope: MemoryScope, @Body() dto: QuickIngestDto): Promise<IngestResponse> {
     return this.ingestion.ingestQuick(scope, dto);
   }
 
   @Post('search')
   @HttpCode(200)
+  @ApiOperation({
+    summary: 'Hybrid search',
+    description:
+      'Vector and full-text retrieval fused by reciprocal rank, re-scored by importance, recency and trust, within the ' +
+      'scope and visibility of the caller. Runs the lesson check first: a `critical` match answers 200 with no memories.',
+  })
+  @ApiOkResponse({ type: SearchResponseDoc, description: 'The best visible memories, with the lesson check.' })
+  @ApiErrors({ 400: SEARCH_ERRORS, body: true, embeds: true })
   searchHybrid(@Scope() scope: MemoryScope, @Body() dto: SearchDto): Promise<SearchResponse> {
     return this.search.search(scope, dto);
   }
 
   @Post('search/fast')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Vector search', description: 'Vector retrieval only, ranked by similarity; same request and response as /search.' })
+  @ApiOkResponse({ type: SearchResponseDoc, description: 'The most similar visible memories, with the lesson check.' })
+  @ApiErrors({ 400: SEARCH_ERRORS, body: true, embeds: true })
   searchFast(@Scope() scope: MemoryScope, @Body() dto: SearchDto): Promise<SearchResponse> {
     return this.search.searchFast(scope, dto);
   }
 
   @Post('expand')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Memories by id', description: 'In the order asked; unknown and invisible ids are left out.' })
+  @ApiOkResponse({ type: ExpandResponseDoc, description: 'The visible memories among the ids.' })
+  @ApiErrors({
+    400: [...READ_SCOPE_ERRORS, 'memory_ids must hold 1 to 100 ids', 'memory_ids must contain only valid UUIDs'],
+    body: true,
+  })
   expand(@Scope() scope: MemoryScope, @Body() dto: ExpandDto): Promise<{ memories: MemoryRecord[] }> {
     return this.memories.expand(scope, dto.memory_ids);
   }
 
   @Get('list')
+  @ApiOperation({ summary: 'List memories', description: 'Newest first. `source_site` and `episode_id` apply in user scope only.' })
+  @ApiOkResponse({ type: ListResponseDoc, description: 'One page of visible memories.' })
+  @ApiErrors({
+    400: [...READ_SCOPE_ERRORS, 'limit must be an integer', 'limit must be between 1 and 100', 'offset must be 0 or more', 'episode_id must be a valid UUID'],
+  })
   list(@Scope() scope: MemoryScope, @Query() q: ListQueryDto): Promise<{ memories: MemoryRecord[]; count: number }> {
     return this.memories.list(scope, { limit: q.limit, offset: q.offset, sourceSite: q.source_site, episodeId: q.episode_id });
   }
 
   @Get(':id')
+  @ApiOperation({ summary: 'One memory' })
+  @ApiOkResponse({ type: MemoryRecordDoc, description: 'The memory record.' })
+  @ApiErrors({ 400: [ID_ERROR, ...READ_SCOPE_ERRORS], 404: NOT_FOUND })
   get(@Scope() scope: MemoryScope, @Param() p: MemoryIdParams, @Query() _q: ScopeQueryDto): Promise<MemoryRecord> {
     return this.memories.get(scope, p.id);
   }
 
   @Delete(':id')
+  @ApiOperation({
+    summary: 'Soft-delete a memory',
+    description:
+      'Workspace scope: 404 when nothing visible matched. User scope: `{success: true}` whether or not a row matched (spec 4.2.7).',
+  })
+  @ApiOkResponse({ type: SuccessDoc, description: 'Deleted (in user scope: also when nothing matched).' })
+  @ApiErrors({ 400: [ID_ERROR, ...READ_SCOPE_ERRORS], 404: NOT_FOUND })
   remove(@Scope() scope: MemoryScope, @Param() p: MemoryIdParams, @Query() _q: ScopeQueryDto): Promise<{ success: true }> {
     return this.memories.delete(scope, p.id);
   }
 
   @Patch(':id')
+  @ApiOperation({
+    summary: 'Change visibility (owning agent only)',
+    description: 'Workspace memories only. 404 when the caller cannot see the memory, 403 when it sees it but does not own it.',
+  })
+  @ApiOkResponse({ type: MemoryRecordDoc, description: 'The memory record with its new visibility.' })
+  @ApiErrors({
+    400: [
+      ID_ERROR,
+      ...SCOPE_ERRORS,
+      'visibility must be one of workspace, agent_only, restricted',
+      'workspace_id is required: visibility exists only for workspace memories',
+    ],
+    403: ['Only the owning agent may change visibility'],
+    404: NOT_FOUND,
+    body: true,
+  })
   updateVisibility(@Scope() scope: MemoryScope, @Param() p: MemoryIdParams, @Body() dto: UpdateVisibilityDto): Promise<MemoryRecord> {
     return this.memories.updateVisibility(scope, p.id, dto.visibility);
   }

@@ -1,6 +1,8 @@
 import { Controller, Get, Header } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 
+import { ApiInternalError } from '../openapi/api-errors';
 import { MetricsService } from './metrics.service';
 
 interface PgPool {
@@ -9,6 +11,8 @@ interface PgPool {
   waitingCount: number;
 }
 
+@ApiTags('Metrics')
+@ApiInternalError()
 @Controller()
 export class MetricsController {
   constructor(
@@ -19,6 +23,14 @@ export class MetricsController {
   /** Prometheus text exposition. Pool gauges are read at scrape time. */
   @Get('metrics')
   @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
+  @ApiOperation({
+    summary: 'Prometheus metrics',
+    description: 'Request counts and latency by route pattern, blocked searches, gate rejections, lessons, embedding and LLM calls, pool use.',
+  })
+  @ApiOkResponse({
+    description: 'Prometheus text exposition format 0.0.4.',
+    content: { 'text/plain': { schema: { type: 'string' }, example: '# TYPE atrium_http_requests_total counter\natrium_http_requests_total{method="GET",route="/health",status="200"} 1\n' } },
+  })
   async scrape(): Promise<string> {
     const pool = (this.dataSource.driver as unknown as { master?: PgPool }).master;
     if (pool) {

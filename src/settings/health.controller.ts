@@ -1,15 +1,24 @@
 import { Controller, Get, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 
+import { ApiInternalError } from '../openapi/api-errors';
+import { HealthOkDoc, HealthUnavailableDoc } from '../openapi/settings.responses';
+
 const PROBE_TIMEOUT_MS = 2000;
 
+@ApiTags('Health')
+@ApiInternalError()
 @Controller()
 export class HealthController {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Liveness and readiness in one: 200 when the database answers within 2 s, else 503. */
   @Get('health')
+  @ApiOperation({ summary: 'Liveness and readiness', description: '200 when the database answers within 2 s, else 503.' })
+  @ApiOkResponse({ type: HealthOkDoc, description: 'The database answers.' })
+  @ApiServiceUnavailableResponse({ type: HealthUnavailableDoc, description: 'The database did not answer.' })
   async health(@Res({ passthrough: true }) res: Response): Promise<{ status: string; error?: string }> {
     try {
       await Promise.race([

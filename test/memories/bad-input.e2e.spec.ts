@@ -61,7 +61,7 @@ const cases: Case[] = [
   ['ingest with 33 KB of metadata', 'post', '/v1/memories/ingest/quick', { ...ingest, metadata: { blob: 'x'.repeat(33 * 1024) } }, /^metadata must be a JSON object of at most 32 KB$/],
   ['ingest with skip_extraction "yes"', 'post', '/v1/memories/ingest/quick', { ...ingest, skip_extraction: 'yes' }, /^skip_extraction must be a boolean$/],
   ['ingest with skip_extraction on /ingest', 'post', '/v1/memories/ingest', { ...ingest, skip_extraction: true }, /skip_extraction should not exist/],
-  ['ingest with agent_scope', 'post', '/v1/memories/ingest/quick', { ...ingest, ...W, agent_scope: 'self' }, /agent_scope should not exist/],
+  ['ingest with a malformed agent_scope', 'post', '/v1/memories/ingest/quick', { ...ingest, ...W, agent_scope: 'everyone' }, /^agent_scope must be all, self, others/],
   ['ingest with an unknown field', 'post', '/v1/memories/ingest/quick', { ...ingest, importance: 2 }, /importance should not exist/],
   // visibility change and grants
   ['patch with an unknown visibility', 'patch', `/v1/memories/${id}`, { ...W, visibility: 'everyone' }, /^visibility must be one of/],

@@ -80,6 +80,12 @@ describe('memory routes', () => {
       expect(got.body).toMatchObject({ workspace_id: ws, agent_id: agentX, visibility: 'workspace' });
     });
 
+    it('accepts and ignores a well-formed agent_scope on a write (the writer owns what it writes)', async () => {
+      const id = await store({ user_id: user, workspace_id: ws, agent_id: agentX, agent_scope: agentY, conversation: 'Scope on a write: the demo is on Thursday' });
+      const got = await t.http().get(`/v1/memories/${id}`).query({ user_id: user, workspace_id: ws, agent_id: agentX });
+      expect(got.body).toMatchObject({ agent_id: agentX, visibility: 'workspace' });
+    });
+
     it('rejects visibility in user scope and writes nothing', async () => {
       const before = await countRows();
       const res = await t

@@ -1,10 +1,14 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Express, Response } from 'express';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 
 import { createApp } from '../../src/bootstrap';
 import { JsonLogger } from '../../src/common/logging/json-logger';
 import { loadEnv, type AppEnv } from '../../src/env/env.schema';
+import { DOCS_JSON_PATH } from '../../src/openapi/setup-openapi';
+import { ResponseValidator } from '../openapi/response-validator';
+import type { OpenApiDocument } from '../openapi/schema-validator';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
 export interface TestApp {
@@ -14,12 +18,36 @@ export interface TestApp {
   dataSource: DataSource;
   /** supertest bound to the app's HTTP server (no port needed). */
   http(): ReturnType<typeof request>;
+  /** Responses so far that did not match the OpenAPI document (route, status, JSON path, problem). */
+  openApiViolations(): string[];
+  /** Closes the app and drops its database; then fails if any response did not match the OpenAPI document. */
   close(): Promise<void>;
+}
+
+/** The document is the same for every app (it depends on the code, not the environment). */
+let documentCache: Promise<OpenApiDocument> | undefined;
+
+/**
+ * Every JSON body the app sends goes through `res.json` (handlers, the exception filter, the
+ * body-parser error handler), so wrapping it on this app's own response prototype sees them
+ * all. Until the document is known (only while the app starts) nothing is checked.
+ */
+function watchJsonResponses(app: NestExpressApplication): { use(validator: ResponseValidator): void } {
+  let validator: ResponseValidator | undefined;
+  const proto = (app.getHttpAdapter().getInstance() as Express).response;
+  const json = proto.json;
+  proto.json = function (this: Response, body: unknown) {
+    validator?.check(this.req, this.statusCode, body);
+    return json.call(this, body);
+  } as typeof proto.json;
+  return { use: (v) => (validator = v) };
 }
 
 /**
  * The real application on a database of its own, configured exactly as main.ts does.
  * Defaults for speed: the lexical `hash` embeddings and silent logs; pass overrides to change.
+ * Every JSON response is checked against the OpenAPI document the app serves at /docs-json:
+ * an undocumented status or a body that does not match its schema fails `close()`.
  */
 export async function createTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
   const db = await createTestDatabase();
@@ -31,10 +59,16 @@ export async function createTestApp(overrides: Record<string, string> = {}): Pro
     ...overrides,
   });
   let app: NestExpressApplication;
+  let validator: ResponseValidator;
   try {
     app = await createApp(env, new JsonLogger(env.LOG_LEVEL));
+    const watcher = watchJsonResponses(app);
     await app.init();
+    documentCache ??= fetchDocument(app);
+    validator = new ResponseValidator(await documentCache);
+    watcher.use(validator);
   } catch (error) {
+    documentCache = undefined;
     await db.drop();
     throw error;
   }
@@ -45,9 +79,20 @@ export async function createTestApp(overrides: Record<string, string> = {}): Pro
     db,
     dataSource: app.get(DataSource),
     http: () => request(server),
+    openApiViolations: () => validator.violations,
     async close() {
       await app.close();
       await db.drop();
+      const summary = validator.summary();
+      if (summary) throw new Error(summary);
     },
   };
+}
+
+async function fetchDocument(app: NestExpressApplication): Promise<OpenApiDocument> {
+  const res = await request(app.getHttpServer()).get(DOCS_JSON_PATH);
+  if (res.status !== 200 || typeof res.body?.openapi !== 'string') {
+    throw new Error(`GET ${DOCS_JSON_PATH} answered ${res.status}, not an OpenAPI document`);
+  }
+  return res.body as OpenApiDocument;
 }

@@ -1,16 +1,20 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsUUID } from 'class-validator';
 
 import { LowerCase } from '../../common/validation/transforms';
+import { AGENT_EXAMPLE, UUID_EXAMPLE } from '../../openapi/scope.schema';
 import { VISIBILITIES } from './ingest.dto';
-import { ScopeFieldsDto, WriterScopeFieldsDto } from './scope-fields.dto';
+import { OwnerScopeFieldsDto, ScopeFieldsDto } from './scope-fields.dto';
 
 export class MemoryIdParams {
+  @ApiProperty({ type: String, format: 'uuid', description: 'The memory. Not a UUID: 400 `id must be a valid UUID`.', example: UUID_EXAMPLE })
   @IsUUID('all', { message: 'id must be a valid UUID' })
   @LowerCase()
   id: string;
 }
 
 export class GrantParams extends MemoryIdParams {
+  @ApiProperty({ type: String, format: 'uuid', description: 'The agent whose grant is revoked.', example: AGENT_EXAMPLE })
   @IsUUID('all', { message: 'grantee_agent_id must be a valid UUID' })
   @LowerCase()
   grantee_agent_id: string;
@@ -19,15 +23,17 @@ export class GrantParams extends MemoryIdParams {
 /** GET/DELETE of one memory: only the scope parameters. */
 export class ScopeQueryDto extends ScopeFieldsDto {}
 
-export class UpdateVisibilityDto extends WriterScopeFieldsDto {
+export class UpdateVisibilityDto extends OwnerScopeFieldsDto {
+  @ApiProperty({ type: String, enum: VISIBILITIES, description: 'Making a memory not `restricted` drops its grants.', example: 'agent_only' })
   @IsIn(VISIBILITIES, { message: 'visibility must be one of workspace, agent_only, restricted' })
   visibility: (typeof VISIBILITIES)[number];
 }
 
-export class CreateGrantDto extends WriterScopeFieldsDto {
+export class CreateGrantDto extends OwnerScopeFieldsDto {
+  @ApiProperty({ type: String, format: 'uuid', description: 'The agent that may read the restricted memory.', example: AGENT_EXAMPLE })
   @IsUUID('all', { message: 'grantee_agent_id must be a valid UUID' })
   @LowerCase()
   grantee_agent_id: string;
 }
 
-export class OwnerScopeQueryDto extends WriterScopeFieldsDto {}
+export class OwnerScopeQueryDto extends OwnerScopeFieldsDto {}

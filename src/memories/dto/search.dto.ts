@@ -1,14 +1,26 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsISO8601, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 
 import { IsStringOrStringArray, ToInt } from '../../common/validation/transforms';
 import { LIMITS } from './limits';
 import { ScopeFieldsDto } from './scope-fields.dto';
 
+const NAMESPACE_SCOPE_ITEMS = 50;
+
 export class SearchDto extends ScopeFieldsDto {
+  @ApiProperty({ type: String, minLength: 1, maxLength: LIMITS.query, example: 'where do I live?' })
   @IsString({ message: 'query must be a string' })
   @Length(1, LIMITS.query, { message: `query must be 1 to ${LIMITS.query} characters` })
   query: string;
 
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: LIMITS.pageSize,
+    default: 10,
+    description: 'Capped by the runtime `max_search_results`.',
+    example: 5,
+  })
   @IsOptional()
   @ToInt()
   @IsInt({ message: 'limit must be an integer' })
@@ -17,22 +29,44 @@ export class SearchDto extends ScopeFieldsDto {
   limit?: number;
 
   /** User scope only (ignored in workspace scope). */
+  @ApiPropertyOptional({ type: String, minLength: 1, maxLength: LIMITS.sourceSite, description: 'User scope only; ignored in workspace scope.', example: 'chat.example' })
   @IsOptional()
   @IsString({ message: 'source_site must be a string' })
   @Length(1, LIMITS.sourceSite, { message: `source_site must be 1 to ${LIMITS.sourceSite} characters` })
   source_site?: string;
 
   /** User scope only: one namespace or a list; matches memories in any of them. */
+  @ApiPropertyOptional({
+    type: Array, // keeps the oneOf as written (see AGENT_SCOPE_SCHEMA)
+    description: 'User scope only: one namespace or a list of them; matches memories in any of them.',
+    oneOf: [
+      { type: 'string', minLength: 1, maxLength: LIMITS.namespace },
+      { type: 'array', items: { type: 'string', minLength: 1, maxLength: LIMITS.namespace }, minItems: 1, maxItems: NAMESPACE_SCOPE_ITEMS },
+    ],
+    example: 'personal',
+  })
   @IsOptional()
-  @IsStringOrStringArray(50, LIMITS.namespace)
+  @IsStringOrStringArray(NAMESPACE_SCOPE_ITEMS, LIMITS.namespace)
   namespace_scope?: string | string[];
 
   /** User scope only: only memories created at or before this time. */
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    description: 'User scope only: only memories created at or before this time (ISO-8601).',
+    example: '2026-11-01T00:00:00Z',
+  })
   @IsOptional()
   @IsISO8601({ strict: true }, { message: 'as_of must be an ISO-8601 timestamp' })
   as_of?: string;
 
   /** "Now" for recency scoring (default: the server's clock). */
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    description: '"Now" for recency scoring (ISO-8601; default: the server\'s clock).',
+    example: '2026-11-21T12:00:00Z',
+  })
   @IsOptional()
   @IsISO8601({ strict: true }, { message: 'reference_time must be an ISO-8601 timestamp' })
   reference_time?: string;
