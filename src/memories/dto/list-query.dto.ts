@@ -1,18 +1,13 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
 
 import { LowerCase, ToInt } from '../../common/validation/transforms';
 import { UUID_EXAMPLE } from '../../openapi/scope.schema';
-import { LIMITS } from './limits';
 import { ScopeFieldsDto } from './scope-fields.dto';
+import { PageLimit, SourceSiteFilter } from './shared-fields';
 
 export class ListQueryDto extends ScopeFieldsDto {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: LIMITS.pageSize, default: 20, example: 20 })
-  @IsOptional()
-  @ToInt()
-  @IsInt({ message: 'limit must be an integer' })
-  @Min(1, { message: 'limit must be between 1 and 100' })
-  @Max(LIMITS.pageSize, { message: 'limit must be between 1 and 100' })
+  @PageLimit(20)
   limit?: number;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 1_000_000, default: 0, example: 0 })
@@ -23,11 +18,7 @@ export class ListQueryDto extends ScopeFieldsDto {
   @Max(1_000_000, { message: 'offset must be at most 1000000' })
   offset?: number;
 
-  /** User scope only; ignored in workspace scope (spec 4.2.6). */
-  @ApiPropertyOptional({ type: String, minLength: 1, maxLength: LIMITS.sourceSite, description: 'User scope only; ignored in workspace scope.', example: 'chat.example' })
-  @IsOptional()
-  @IsString({ message: 'source_site must be a string' })
-  @Length(1, LIMITS.sourceSite, { message: `source_site must be 1 to ${LIMITS.sourceSite} characters` })
+  @SourceSiteFilter()
   source_site?: string;
 
   /** User scope only; ignored in workspace scope. A malformed UUID is still an error. */

@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsISO8601, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsISO8601, IsOptional, IsString, Length } from 'class-validator';
 
-import { IsStringOrStringArray, ToInt } from '../../common/validation/transforms';
+import { IsStringOrStringArray } from '../../common/validation/transforms';
 import { LIMITS } from './limits';
 import { ScopeFieldsDto } from './scope-fields.dto';
+import { PageLimit, SourceSiteFilter } from './shared-fields';
 
 const NAMESPACE_SCOPE_ITEMS = 50;
 
@@ -13,26 +14,10 @@ export class SearchDto extends ScopeFieldsDto {
   @Length(1, LIMITS.query, { message: `query must be 1 to ${LIMITS.query} characters` })
   query: string;
 
-  @ApiPropertyOptional({
-    type: 'integer',
-    minimum: 1,
-    maximum: LIMITS.pageSize,
-    default: 10,
-    description: 'Capped by the runtime `max_search_results`.',
-    example: 5,
-  })
-  @IsOptional()
-  @ToInt()
-  @IsInt({ message: 'limit must be an integer' })
-  @Min(1, { message: 'limit must be between 1 and 100' })
-  @Max(LIMITS.pageSize, { message: 'limit must be between 1 and 100' })
+  @PageLimit(10, 'Capped by the runtime `max_search_results`.')
   limit?: number;
 
-  /** User scope only (ignored in workspace scope). */
-  @ApiPropertyOptional({ type: String, minLength: 1, maxLength: LIMITS.sourceSite, description: 'User scope only; ignored in workspace scope.', example: 'chat.example' })
-  @IsOptional()
-  @IsString({ message: 'source_site must be a string' })
-  @Length(1, LIMITS.sourceSite, { message: `source_site must be 1 to ${LIMITS.sourceSite} characters` })
+  @SourceSiteFilter()
   source_site?: string;
 
   /** User scope only: one namespace or a list; matches memories in any of them. */
