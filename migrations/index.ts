@@ -1,9 +1,19 @@
 import { EnablePgvector1763700000000 } from './1763700000000-enable-pgvector';
 import { CreateMemories1763700001000 } from './1763700001000-create-memories';
 import { CreateLessonsAndAgents1763700002000 } from './1763700002000-create-lessons-and-agents';
+import { MemoriesFillfactor1763700003000 } from './1763700003000-memories-fillfactor';
+import { PartitionMemoriesByUser1763700004000 } from './1763700004000-partition-memories-by-user';
+import { GrantsIndexCoversMemory1763700005000 } from './1763700005000-grants-index-covers-memory';
 
 /**
  * Every migration, oldest first. Listed explicitly (not globbed) so the app, the CLI and the
  * tests load the same classes whether running from TypeScript or from dist/.
  */
-export const ALL_MIGRATIONS = [EnablePgvector1763700000000, CreateMemories1763700001000, CreateLessonsAndAgents1763700002000];
+export const ALL_MIGRATIONS = [
+  EnablePgvector1763700000000,
+  CreateMemories1763700001000,
+  CreateLessonsAndAgents1763700002000,
+  MemoriesFillfactor1763700003000,
+  PartitionMemoriesByUser1763700004000,
+  GrantsIndexCoversMemory1763700005000,
+];

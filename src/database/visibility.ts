@@ -62,8 +62,9 @@ export function applyMemoryScope<T extends ObjectLiteral, B extends ScopableBuil
             `(${a}.visibility IS NULL OR ${a}.visibility = 'workspace'` +
               ` OR ${a}.agent_id = :vis_agentId` +
               ` OR (${a}.visibility = 'restricted' AND EXISTS (` +
-              `SELECT 1 FROM memory_visibility_grants vis_g WHERE vis_g.memory_id = ${a}.id` +
-              ` AND vis_g.user_id = ${a}.user_id AND vis_g.grantee_agent_id = :vis_agentId)))`,
+              `SELECT 1 FROM memory_visibility_grants vis_g WHERE vis_g.user_id = :vis_userId` +
+              ` AND vis_g.workspace_id = :vis_workspaceId AND vis_g.grantee_agent_id = :vis_agentId` +
+              ` AND vis_g.memory_id = ${a}.id)))`,
           );
           const agentCondition = agentScopeCondition(a, scope.agentScope, params);
           if (agentCondition) where.andWhere(agentCondition);

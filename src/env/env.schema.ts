@@ -136,6 +136,12 @@ export const ENV_SCHEMA = {
   LESSONS_ENABLED: { description: 'Record lessons and check every search against them', default: true, parse: bool },
   LESSON_SIMILARITY_THRESHOLD: { description: 'Cosine similarity at which a search matches a lesson', default: 0.75, parse: num(0, 1) },
   MAX_SEARCH_RESULTS: { description: 'Upper bound on the number of memories one search returns', default: 100, parse: int(1, 100) },
+  SEARCH_EXACT_SCOPE_LIMIT: {
+    description: 'Visible rows up to which vector search is exact (scope index + distance sort); larger scopes use the HNSW index (docs/benchmarks.md)',
+    default: 3000,
+    parse: int(0, 10000000),
+  },
+  SEARCH_HNSW_EF_SEARCH: { description: 'hnsw.ef_search for searches of scopes above SEARCH_EXACT_SCOPE_LIMIT (recall against cost)', default: 200, parse: int(10, 1000) },
   TRUST_SCORING_ENABLED: { description: 'Run the write-security gate (sanitizer + trust) on every write', default: true, parse: bool },
   TRUST_SCORE_MIN_THRESHOLD: { description: 'Writes whose trust score is below this are rejected', default: 0.3, parse: num(0, 1) },
   TRUSTED_SOURCE_SITES: {

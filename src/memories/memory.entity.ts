@@ -8,6 +8,10 @@ export type MemoryStatus = 'active' | 'needs_clarification';
  * A stored memory. Schema and indexes are written by hand in migrations/ (synchronize is
  * off); the @Index declarations name the hand-made ones so tooling never drops them.
  * The embedding is never selected for responses.
+ *
+ * The table is hash-partitioned by user_id (migration 1763700004000), so its primary key in
+ * the database is (id, user_id). Ids are random UUIDs and unique on their own; TypeORM keys
+ * entities by `id`, and every statement also names the user (the scope), so one partition is read.
  */
 @Entity('memories')
 @Index('memories_user_scope_idx', { synchronize: false })

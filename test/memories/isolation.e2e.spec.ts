@@ -1,3 +1,10 @@
+import type { MemoryScope } from '../../src/common/scope/memory-scope';
+import { parseMemoryScope } from '../../src/common/scope/parse-memory-scope';
+import { toVectorLiteral } from '../../src/database/vector';
+import { EmbeddingService } from '../../src/embeddings/embedding.service';
+import { EpisodeEntity } from '../../src/memories/episode.entity';
+import { MemoriesRepository, type ScoredRow } from '../../src/memories/memories.repository';
+import { MemoryEntity } from '../../src/memories/memory.entity';
 import { newId, newUser } from '../support/ids';
 import { isVisible, type ModelCaller, type ModelRow } from '../support/model-visibility';
 import {
@@ -275,6 +282,55 @@ describe('memory isolation between users, workspaces and agents', () => {
   describe.each(Object.keys(READS))('%s', (route) => {
     it.each(CASES)('$title', async (c) => {
       expect(await READS[route](c)).toEqual(c.expected);
+    });
+  });
+
+  describe('each vector-search plan on its own (MemoriesRepository)', () => {
+    // Through HTTP, these small scopes always take the exact plan (SEARCH_EXACT_SCOPE_LIMIT);
+    // the HNSW plan serves only large scopes. Here each plan's statement runs for every case on
+    // the same world, asking for more rows than exist: each must return exactly the visible
+    // markers (the HNSW plan's iterative scan walks the whole small graph).
+    type Plan = (repo: MemoriesRepository, scope: MemoryScope, q: string, k: number) => Promise<ScoredRow[] | null>;
+    const PLANS: Record<string, Plan> = {
+      exact: (repo, scope, q, k) => repo['exactNearest'](scope, q, k, {}),
+      'exact, bounded above the scope size': (repo, scope, q, k) => repo['exactNearest'](scope, q, k, {}, 1000),
+      HNSW: (repo, scope, q, k) => repo['indexedNearest'](scope, q, k, {}),
+    };
+    const search = async (plan: Plan, c: Case, k: number): Promise<string[]> => {
+      const vector = await t.app.get(EmbeddingService).embedQuery(SHARED_WORD);
+      const scope = parseMemoryScope(scopeFields(c.caller, c.agentScope, 'array'));
+      const rows = await plan(t.app.get(MemoriesRepository), scope, toVectorLiteral(vector), k);
+      expect(rows).not.toBeNull();
+      return names((rows as ScoredRow[]).map((r) => r.memory.id));
+    };
+
+    describe.each(Object.keys(PLANS))('%s', (plan) => {
+      it.each(CASES)('$title', async (c) => {
+        expect(await search(PLANS[plan], c, 100)).toEqual(c.expected);
+      });
+    });
+
+    it('the bounded exact plan declines a scope larger than its bound (so the HNSW plan takes it)', async () => {
+      const c = CASES.find((x) => x.expected.length >= 3) as Case;
+      const scope = parseMemoryScope(scopeFields(c.caller, c.agentScope, 'array'));
+      const vector = toVectorLiteral(await t.app.get(EmbeddingService).embedQuery(SHARED_WORD));
+      expect(await t.app.get(MemoriesRepository)['exactNearest'](scope, vector, 10, {}, 2)).toBeNull();
+    });
+
+    it.each(CASES.filter((c) => c.expected.length >= 2))('with every scope "large", search still returns min(k, visible) visible rows: $title', async (c) => {
+      // exact limit 0: every scope counts as large, so the HNSW plan runs first and the exact
+      // plan answers only when the index returned fewer than k rows
+      const repo = new MemoriesRepository(t.dataSource.getRepository(MemoryEntity), t.dataSource.getRepository(EpisodeEntity), t.dataSource, {
+        SEARCH_EXACT_SCOPE_LIMIT: 0,
+        SEARCH_HNSW_EF_SEARCH: 40,
+      });
+      const vector = await t.app.get(EmbeddingService).embedQuery(SHARED_WORD);
+      const scope = parseMemoryScope(scopeFields(c.caller, c.agentScope, 'array'));
+      for (const k of [1, c.expected.length - 1, c.expected.length, 100]) {
+        const got = names((await repo.nearestVisible(scope, vector, k)).map((r) => r.memory.id));
+        expect(got).toHaveLength(Math.min(k, c.expected.length));
+        expect(c.expected).toEqual(expect.arrayContaining(got));
+      }
     });
   });
 

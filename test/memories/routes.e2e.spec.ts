@@ -139,6 +139,30 @@ describe('memory routes', () => {
       expect(res.body.access_count).toBeGreaterThanOrEqual(1);
       expect(res.body.last_accessed_at).not.toBeNull();
     });
+
+    it('counts every read exactly when reads of the same rows overlap (the writes are merged)', async () => {
+      const counted = newUser('access');
+      const a = await store({ user_id: counted, conversation: 'Overlapping reads: the boiler pressure should be 1.5 bar' });
+      const b = await store({ user_id: counted, conversation: 'Overlapping reads: the boiler was serviced in March' });
+      // 12 reads of a alone, 12 of a and b together (expand), 6 searches that return both; all at once
+      const reads = [
+        ...Array.from({ length: 12 }, () => t.http().get(`/v1/memories/${a}`).query({ user_id: counted })),
+        ...Array.from({ length: 12 }, () => t.http().post('/v1/memories/expand').send({ user_id: counted, memory_ids: [a, b] })),
+        ...Array.from({ length: 6 }, () => t.http().post('/v1/memories/search/fast').send({ user_id: counted, query: 'boiler', limit: 5 })),
+      ];
+      const answers = await Promise.all(reads);
+      expect(answers.map((r) => r.status)).toEqual(reads.map(() => 200));
+      expect(answers.slice(24).map((r) => r.body.count)).toEqual([2, 2, 2, 2, 2, 2]);
+      await t.app.get(AccessTracker).flush();
+      const rows: { id: string; access_count: number }[] = await t.dataSource.query(
+        'SELECT id, access_count FROM memories WHERE id = ANY($1) ORDER BY access_count DESC',
+        [[a, b]],
+      );
+      expect(rows).toEqual([
+        { id: a, access_count: 30 },
+        { id: b, access_count: 18 },
+      ]);
+    });
   });
 
   describe('GET /v1/memories/list', () => {
