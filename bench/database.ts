@@ -1,0 +1,115 @@
+/**
+ * The benchmark's own database: a fresh `atrium_bench_*` database on the PostgreSQL server,
+ * or a fresh embedded (PGlite) data directory. Migrated with the app's own migrations.
+ * The harness opens it directly for seeding, ground truth and EXPLAIN, and closes it before
+ * the service starts when the database is embedded (one process per data directory).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { Client, Pool } from 'pg';
+import { DataSource, type Logger as TypeOrmLogger } from 'typeorm';
+
+import { buildDataSourceOptions } from '../src/database/data-source.options';
+import type { DatabaseTarget } from '../src/database/database-target';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../src/database/embedded-postgres';
+import { prepareDatabase } from '../src/database/prepare-database';
+import { loadEnv, type AppEnv } from '../src/env/env.schema';
+import { EpisodeEntity } from '../src/memories/episode.entity';
+import { MemoryEntity } from '../src/memories/memory.entity';
+import { VisibilityGrantEntity } from '../src/memories/visibility-grant.entity';
+
+export type DatabaseKind = 'postgres' | 'embedded';
+
+export interface BenchDatabase {
+  kind: DatabaseKind;
+  /** What the service gets: DATABASE_URL (postgres) or DATA_DIR (embedded). */
+  serviceEnv: Record<string, string>;
+  /** Open the harness's own connections (pool for SQL, TypeORM data source for the repository). */
+  open(recorder?: TypeOrmLogger): Promise<{ pool: Pool; dataSource: DataSource }>;
+  /** Close what open() opened (and the embedded server). */
+  closeConnections(): Promise<void>;
+  /** Remove the database for good. */
+  drop(): Promise<void>;
+}
+
+export function benchEnv(dims: number, extra: Record<string, string> = {}): AppEnv {
+  return loadEnv({ LOG_LEVEL: 'error', EMBEDDING_PROVIDER: 'hash', EMBEDDING_DIMENSIONS: String(dims), ...extra });
+}
+
+export async function createBenchDatabase(kind: DatabaseKind, baseUrl: string | undefined, dims: number, reuse = ''): Promise<BenchDatabase> {
+  let pool: Pool | undefined;
+  let dataSource: DataSource | undefined;
+  let embedded: EmbeddedPostgres | undefined;
+  const closeConnections = async () => {
+    if (dataSource?.isInitialized) await dataSource.destroy();
+    await pool?.end();
+    await embedded?.close();
+    pool = undefined;
+    dataSource = undefined;
+    embedded = undefined;
+  };
+
+  if (kind === 'postgres') {
+    if (!baseUrl) throw new Error('--db postgres needs DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres)');
+    const name = reuse || `atrium_bench_${Date.now().toString(36)}_${process.pid}`;
+    if (!reuse) {
+      const admin = new Client({ connectionString: baseUrl });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${name}`);
+      await admin.end();
+    }
+    const url = new URL(baseUrl);
+    url.pathname = `/${name}`;
+    const target: DatabaseTarget = { kind: 'postgres', url: url.toString(), description: name };
+    return {
+      kind,
+      serviceEnv: { DATABASE_URL: url.toString() },
+      async open(recorder) {
+        const env = benchEnv(dims);
+        dataSource = await openDataSource(target, env, recorder);
+        pool = new Pool({ connectionString: url.toString(), max: 4 });
+        return { pool, dataSource };
+      },
+      closeConnections,
+      async drop() {
+        await closeConnections();
+        const c = new Client({ connectionString: baseUrl });
+        await c.connect();
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await c.end();
+      },
+    };
+  }
+
+  const dataDir = await mkdtemp(join(tmpdir(), 'atrium-bench-'));
+  return {
+    kind,
+    serviceEnv: { DATABASE_URL: '', DATA_DIR: dataDir },
+    async open(recorder) {
+      embedded = await startEmbeddedPostgres({ dataDir, maxConnections: 10 });
+      const target: DatabaseTarget = { kind: 'embedded', embedded, description: `embedded PGlite in ${dataDir}` };
+      dataSource = await openDataSource(target, benchEnv(dims, { DATA_DIR: dataDir }), recorder);
+      pool = new Pool({ host: embedded.host, port: embedded.port, user: embedded.username, database: embedded.database, max: 1 });
+      return { pool, dataSource };
+    },
+    closeConnections,
+    async drop() {
+      await closeConnections();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function openDataSource(target: DatabaseTarget, env: AppEnv, recorder?: TypeOrmLogger): Promise<DataSource> {
+  const options = buildDataSourceOptions(target, env);
+  const dataSource = new DataSource({
+    ...options,
+    entities: [MemoryEntity, EpisodeEntity, VisibilityGrantEntity],
+    ...(recorder ? { logging: ['query'] as const, logger: recorder } : {}),
+  });
+  await dataSource.initialize();
+  await prepareDatabase(dataSource, { where: target.description, embeddingDimensions: env.EMBEDDING_DIMENSIONS });
+  return dataSource;
+}
