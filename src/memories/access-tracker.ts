@@ -4,8 +4,9 @@ import type { MemoryScope } from '../common/scope/memory-scope';
 import { MemoriesRepository } from './memories.repository';
 
 /**
- * Access bookkeeping (last_accessed_at, access_count) off the response path: one scoped
- * UPDATE per request, started after the response is built. Shutdown waits for the pending ones.
+ * Access bookkeeping (last_accessed_at, access_count) off the response path: handed to the
+ * repository after the response is built; the repository merges the increments per scope and
+ * writes them in rounds (MemoriesRepository.recordAccess). Shutdown waits for the pending ones.
  */
 @Injectable()
 export class AccessTracker implements BeforeApplicationShutdown {

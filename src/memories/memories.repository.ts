@@ -53,6 +53,8 @@ export type NewMemory = Omit<MemoryEntity, 'lastAccessedAt' | 'accessCount' | 'd
  */
 @Injectable()
 export class MemoriesRepository {
+  private readonly tuning: VectorSearchTuning;
+
   constructor(
     @InjectRepository(MemoryEntity) private readonly memories: Repository<MemoryEntity>,
     @InjectRepository(EpisodeEntity) private readonly episodes: Repository<EpisodeEntity>,
@@ -63,8 +65,6 @@ export class MemoriesRepository {
       ? { exactScopeLimit: env.SEARCH_EXACT_SCOPE_LIMIT, efSearch: env.SEARCH_HNSW_EF_SEARCH }
       : DEFAULT_VECTOR_SEARCH_TUNING;
   }
-
-  private readonly tuning: VectorSearchTuning;
 
   /** Scope keys (scope + filters) known to exceed the exact scope limit; see nearestVisible. */
   private readonly largeScopes = new ExpiringSet(LARGE_SCOPE_TTL_MS, 10_000);
@@ -226,11 +226,7 @@ export class MemoriesRepository {
       .orderBy('c.text_rank', 'DESC')
       .addOrderBy('m.id', 'ASC');
     const { entities, raw } = await qb.getRawAndEntities<{ m_id: string; distance: string; text_rank: string }>();
-    const byId = new Map(raw.map((r) => [r.m_id, r]));
-    return entities.map((memory) => {
-      const row = byId.get(memory.id) as { distance: string; text_rank: string };
-      return { memory, distance: Number(row.distance), textRank: Number(row.text_rank) };
-    });
+    return withDistances(entities, raw);
   }
 
   /** Soft delete, scoped in the same statement. Returns the number of rows deleted (0 or 1). */
@@ -325,7 +321,11 @@ export class MemoriesRepository {
 
   private async writeAccess(scope: MemoryScope, counts: Map<string, number>): Promise<void> {
     const byIncrement = new Map<number, string[]>();
-    for (const [id, n] of counts) byIncrement.set(n, [...(byIncrement.get(n) ?? []), id]);
+    for (const [id, n] of counts) {
+      const ids = byIncrement.get(n);
+      if (ids) ids.push(id);
+      else byIncrement.set(n, [id]);
+    }
     for (const [increment, ids] of byIncrement) {
       const qb = this.memories
         .createQueryBuilder()
@@ -380,9 +380,15 @@ function withRows(
   return qb.setParameters(parameters);
 }
 
-function withDistances(entities: MemoryEntity[], raw: { m_id: string; distance: string }[]): ScoredRow[] {
-  const distances = new Map(raw.map((r) => [r.m_id, Number(r.distance)]));
-  return entities.map((memory) => ({ memory, distance: distances.get(memory.id) as number }));
+/** Entities with the distance (and text rank, when selected) of their raw row. */
+function withDistances(entities: MemoryEntity[], raw: { m_id: string; distance: string; text_rank?: string }[]): ScoredRow[] {
+  const byId = new Map(raw.map((r) => [r.m_id, r]));
+  return entities.map((memory) => {
+    const row = byId.get(memory.id) as (typeof raw)[number];
+    return row.text_rank === undefined
+      ? { memory, distance: Number(row.distance) }
+      : { memory, distance: Number(row.distance), textRank: Number(row.text_rank) };
+  });
 }
 
 /** A bounded set of keys that are forgotten after `ttlMs` (oldest dropped first when full). */

@@ -296,9 +296,13 @@ describe('memory isolation between users, workspaces and agents', () => {
       'exact, bounded above the scope size': (repo, scope, q, k) => repo['exactNearest'](scope, q, k, {}, 1000),
       HNSW: (repo, scope, q, k) => repo['indexedNearest'](scope, q, k, {}),
     };
+    /** The case's caller as a scope, and the query vector every case uses. */
+    const inputs = async (c: Case): Promise<{ scope: MemoryScope; vector: number[] }> => ({
+      scope: parseMemoryScope(scopeFields(c.caller, c.agentScope, 'array')),
+      vector: await t.app.get(EmbeddingService).embedQuery(SHARED_WORD),
+    });
     const search = async (plan: Plan, c: Case, k: number): Promise<string[]> => {
-      const vector = await t.app.get(EmbeddingService).embedQuery(SHARED_WORD);
-      const scope = parseMemoryScope(scopeFields(c.caller, c.agentScope, 'array'));
+      const { scope, vector } = await inputs(c);
       const rows = await plan(t.app.get(MemoriesRepository), scope, toVectorLiteral(vector), k);
       expect(rows).not.toBeNull();
       return names((rows as ScoredRow[]).map((r) => r.memory.id));
@@ -311,10 +315,8 @@ describe('memory isolation between users, workspaces and agents', () => {
     });
 
     it('the bounded exact plan declines a scope larger than its bound (so the HNSW plan takes it)', async () => {
-      const c = CASES.find((x) => x.expected.length >= 3) as Case;
-      const scope = parseMemoryScope(scopeFields(c.caller, c.agentScope, 'array'));
-      const vector = toVectorLiteral(await t.app.get(EmbeddingService).embedQuery(SHARED_WORD));
-      expect(await t.app.get(MemoriesRepository)['exactNearest'](scope, vector, 10, {}, 2)).toBeNull();
+      const { scope, vector } = await inputs(CASES.find((x) => x.expected.length >= 3) as Case);
+      expect(await t.app.get(MemoriesRepository)['exactNearest'](scope, toVectorLiteral(vector), 10, {}, 2)).toBeNull();
     });
 
     it.each(CASES.filter((c) => c.expected.length >= 2))('with every scope "large", search still returns min(k, visible) visible rows: $title', async (c) => {
@@ -324,8 +326,7 @@ describe('memory isolation between users, workspaces and agents', () => {
         SEARCH_EXACT_SCOPE_LIMIT: 0,
         SEARCH_HNSW_EF_SEARCH: 40,
       });
-      const vector = await t.app.get(EmbeddingService).embedQuery(SHARED_WORD);
-      const scope = parseMemoryScope(scopeFields(c.caller, c.agentScope, 'array'));
+      const { scope, vector } = await inputs(c);
       for (const k of [1, c.expected.length - 1, c.expected.length, 100]) {
         const got = names((await repo.nearestVisible(scope, vector, k)).map((r) => r.memory.id));
         expect(got).toHaveLength(Math.min(k, c.expected.length));
