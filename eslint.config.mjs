@@ -1,8 +1,10 @@
 // Flat config: typescript-eslint recommended rules plus the house rules that protect scope.
 import tseslint from 'typescript-eslint';
 
+import { oneDoor } from './eslint.one-door.mjs';
+
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', '.cache/**', 'jest.config.js'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', '.cache/**', 'jest.config.js', 'jest.faults.config.js', 'jest.instances.config.js'] },
   ...tseslint.configs.recommended,
   {
     rules: {
@@ -33,11 +35,12 @@ export default tseslint.config(
         },
         {
           selector: "CallExpression[callee.property.name='where']",
-          message: '.where() replaces the visibility predicate; use andWhere after applyVisibility().',
+          message: '.where() replaces the visibility predicate that MemoryAccess added; use andWhere.',
         },
       ],
     },
   },
+  ...oneDoor,
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },

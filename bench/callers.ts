@@ -7,7 +7,7 @@ import type { DataSource } from 'typeorm';
 
 import type { AgentScope, MemoryScope } from '../src/common/scope/memory-scope';
 import { applyMemoryScope } from '../src/database/visibility';
-import { DEFAULT_VECTOR_SEARCH_TUNING } from '../src/memories/memories.repository';
+import { DEFAULT_VECTOR_SEARCH_TUNING } from '../src/memories/vector-search';
 
 const EXACT_SCOPE_LIMIT = DEFAULT_VECTOR_SEARCH_TUNING.exactScopeLimit;
 import { MemoryEntity } from '../src/memories/memory.entity';
@@ -85,7 +85,7 @@ export function queriesFor(plan: CorpusPlan, user: UserPlan, n: number, seed: nu
 }
 
 async function visibleIds(ds: DataSource, scope: MemoryScope, n: number): Promise<string[]> {
-  const rows = await applyMemoryScope(ds.getRepository(MemoryEntity).createQueryBuilder('m'), 'm', scope)
+  const rows = await applyMemoryScope(ds.getRepository(MemoryEntity).createQueryBuilder('m'), 'm', scope, 'read')
     .select('m.id', 'id')
     .orderBy('md5(CAST(m.id AS text))')
     .limit(n)

@@ -6,19 +6,12 @@
  */
 import type { DataSource } from 'typeorm';
 
-import type { MemoryScope } from '../src/common/scope/memory-scope';
 import { HashEmbeddingProvider } from '../src/embeddings/hash.provider';
-import { MemoriesRepository, type ScoredRow, type SearchFilters } from '../src/memories/memories.repository';
+import type { MemoryScope } from '../src/common/scope/memory-scope';
+import type { ScoredRow, VectorSearch } from '../src/memories/vector-search';
 import { percentile } from './load';
 import type { QueryRecorder } from './plans';
 
-/** The repository's two plans, called directly (they are private: services use nearestVisible). */
-interface PlanAccess {
-  exactNearest(scope: MemoryScope, q: string, k: number, filters: SearchFilters, bound?: number): Promise<ScoredRow[] | null>;
-  indexedNearest(scope: MemoryScope, q: string, k: number, filters: SearchFilters): Promise<ScoredRow[]>;
-}
-
-export const plansOf = (repository: MemoriesRepository): PlanAccess => repository as unknown as PlanAccess;
 
 export interface CrossoverRow {
   scope: string;
@@ -58,11 +51,10 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
 }
 
 export async function measureCrossover(
-  repository: MemoriesRepository,
+  plans: VectorSearch,
   scopes: { label: string; scope: MemoryScope; visible: number; texts: string[] }[],
   dims: number,
 ): Promise<CrossoverRow[]> {
-  const plans = plansOf(repository);
   const embedder = new HashEmbeddingProvider(dims);
   const rows: CrossoverRow[] = [];
   for (const s of scopes) {
@@ -102,42 +94,48 @@ export async function measureCrossover(
  */
 export async function measureEfSearch(
   ds: DataSource,
-  repository: MemoriesRepository,
+  plans: VectorSearch,
   recorder: QueryRecorder,
   scopes: { label: string; scope: MemoryScope; visible: number; texts: string[] }[],
   dims: number,
   variants: { efSearch: number; candidates: number }[],
 ): Promise<EfRow[]> {
-  const plans = plansOf(repository);
   const embedder = new HashEmbeddingProvider(dims);
   const rows: EfRow[] = [];
   for (const s of scopes) {
     const first = toLiteral(embedder.embedOne(s.texts[0]));
     const recorded = await recorder.capture(() => plans.indexedNearest(s.scope, first, K, {}));
     const settings = recorded.find((r) => /set_config\(/.test(r.sql));
-    const select = recorded.find((r) => /^\s*SELECT/i.test(r.sql) && !/set_config\(/.test(r.sql));
+    const select = recorded.find((r) => /^\s*(SELECT|WITH)\b/i.test(r.sql) && !/set_config\(/.test(r.sql));
     if (!settings || !select) throw new Error('could not record the HNSW statement');
     const vectorIndex = select.parameters.findIndex((p) => p === first);
     const truths = await Promise.all(s.texts.map((t) => plans.exactNearest(s.scope, toLiteral(embedder.embedOne(t)), K, {})));
-    const inner = /LIMIT (\d+)\)/;
-    if (!inner.test(select.sql)) throw new Error('could not find the over-fetch LIMIT of the HNSW statement');
+    // The over-fetch is the candidates' LIMIT parameter; set_config takes (name, value) pairs.
+    const limitParam = /LIMIT \$(\d+)\) c\b/.exec(select.sql);
+    if (!limitParam) throw new Error('could not find the over-fetch LIMIT of the HNSW statement');
+    const limitIndex = Number(limitParam[1]) - 1;
+    const efIndex = settings.parameters.indexOf('hnsw.ef_search') + 1;
+    if (efIndex === 0) throw new Error('could not find hnsw.ef_search in the recorded settings');
     for (const { efSearch: ef, candidates } of variants) {
-      const sql = select.sql.replace(inner, `LIMIT ${candidates})`);
+      const sql = select.sql;
       const times: number[] = [];
       const recalls: number[] = [];
       for (const [i, text] of s.texts.entries()) {
         const q = toLiteral(embedder.embedOne(text));
-        const params = select.parameters.map((p, j) => (j === vectorIndex ? q : p));
+        const params = select.parameters.map((p, j) => (j === vectorIndex ? q : j === limitIndex ? candidates : p));
         const runner = ds.createQueryRunner();
         await runner.connect();
         try {
           await runner.query('BEGIN');
-          await runner.query(settings.sql, [String(ef), ...settings.parameters.slice(1)]);
+          await runner.query(
+            settings.sql,
+            settings.parameters.map((p, j) => (j === efIndex ? String(ef) : p)),
+          );
           const t0 = performance.now();
-          const got: { distance: string }[] = await runner.query(sql, params);
+          const got: { distance: string | null }[] = await runner.query(sql, params);
           times.push(performance.now() - t0);
           await runner.query('COMMIT');
-          recalls.push(overlap(truths[i] ?? [], got.map((g) => ({ distance: Number(g.distance) }) as ScoredRow)));
+          recalls.push(overlap(truths[i] ?? [], got.filter((g) => g.distance !== null).map((g) => ({ distance: Number(g.distance) }) as ScoredRow)));
         } finally {
           await runner.release();
         }

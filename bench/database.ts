@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { Client, Pool } from 'pg';
 import { DataSource, type Logger as TypeOrmLogger } from 'typeorm';
 
+import { configuredIdentity } from '../src/embeddings/embedding-identity';
 import { buildDataSourceOptions } from '../src/database/data-source.options';
 import type { DatabaseTarget } from '../src/database/database-target';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../src/database/embedded-postgres';
@@ -62,7 +63,7 @@ export async function createBenchDatabase(kind: DatabaseKind, baseUrl: string | 
     }
     const url = new URL(baseUrl);
     url.pathname = `/${name}`;
-    const target: DatabaseTarget = { kind: 'postgres', url: url.toString(), description: name };
+    const target: DatabaseTarget = { kind: 'postgres', url: url.toString(), directUrl: url.toString(), pooled: false, description: name };
     return {
       kind,
       serviceEnv: { DATABASE_URL: url.toString() },
@@ -110,6 +111,6 @@ async function openDataSource(target: DatabaseTarget, env: AppEnv, recorder?: Ty
     ...(recorder ? { logging: ['query'] as const, logger: recorder } : {}),
   });
   await dataSource.initialize();
-  await prepareDatabase(dataSource, { where: target.description, embeddingDimensions: env.EMBEDDING_DIMENSIONS });
+  await prepareDatabase(dataSource, { where: target.description, embeddingDimensions: env.EMBEDDING_DIMENSIONS, embeddingIdentity: configuredIdentity(env) });
   return dataSource;
 }

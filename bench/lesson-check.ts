@@ -17,8 +17,10 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 
+import { SYSTEM_ACTOR } from '../src/auth/principal';
 import { createApp } from '../src/bootstrap';
 import { toVectorLiteral } from '../src/database/vector';
+import { EmbeddingService } from '../src/embeddings/embedding.service';
 import { loadEnv } from '../src/env/env.schema';
 import { LessonsRepository } from '../src/lessons/lessons.repository';
 
@@ -101,6 +103,8 @@ async function main(): Promise<void> {
         metadata: {},
       },
       randomUnit(1_000_000 + i),
+      app.get(EmbeddingService).identity,
+      SYSTEM_ACTOR,
     );
   }
   await ds.query('ANALYZE memories');

@@ -57,7 +57,7 @@ export interface ExplainedPlan {
 }
 
 /**
- * Explain the recorded SELECTs and INSERTs, each after the settings that were in force when it
+ * Explain the recorded SELECTs (with or without CTEs) and INSERTs, each after the settings that were in force when it
  * ran (set_config calls inside its transaction). Every EXPLAIN ANALYZE runs in a transaction
  * that is rolled back, so an INSERT explained here leaves nothing behind.
  */
@@ -67,7 +67,7 @@ export async function explainRecorded(ds: DataSource, title: string, recorded: R
   for (const q of recorded) {
     if (/^\s*(START TRANSACTION|BEGIN|COMMIT|ROLLBACK)/i.test(q.sql)) settings = [];
     else if (/set_config\(/.test(q.sql)) settings.push(q);
-    else if (/^\s*(SELECT|INSERT)/i.test(q.sql)) steps.push({ select: q, settings: [...settings] });
+    else if (/^\s*(SELECT|INSERT|WITH)\b/i.test(q.sql)) steps.push({ select: q, settings: [...settings] });
   }
   const out: ExplainedPlan[] = [];
   const runner: QueryRunner = ds.createQueryRunner();

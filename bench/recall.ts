@@ -13,14 +13,15 @@
  *   by text rank) fused with the service's own fuseAndRescore at a fixed reference time;
  *   recall is the overlap with its top 10.
  */
-import type { DataSource } from 'typeorm';
+import type { DataSource, SelectQueryBuilder } from 'typeorm';
 
 import type { MemoryScope } from '../src/common/scope/memory-scope';
 import { applyMemoryScope } from '../src/database/visibility';
 import { HashEmbeddingProvider } from '../src/embeddings/hash.provider';
-import type { ScoredRow } from '../src/memories/memories.repository';
+import type { ScoredRow } from '../src/memories/vector-search';
 import { MemoryEntity } from '../src/memories/memory.entity';
-import { fuseAndRescore, toOrTsQuery } from '../src/memories/ranking';
+import { bm25Statement } from '../src/memories/bm25-sql';
+import { fuseAndRescore, searchableWords } from '../src/memories/ranking';
 import { CORPUS_NOW } from './corpus';
 import { vectorText } from './seed';
 
@@ -66,7 +67,7 @@ export interface RecallResult {
 async function exactVector(ds: DataSource, scope: MemoryScope, q: string): Promise<{ id: string; distance: number }[]> {
   return ds.transaction(async (manager) => {
     await manager.query('SET LOCAL enable_indexscan = off');
-    const qb = applyMemoryScope(manager.getRepository(MemoryEntity).createQueryBuilder('m'), 'm', scope)
+    const qb = applyMemoryScope(manager.getRepository(MemoryEntity).createQueryBuilder('m'), 'm', scope, 'read')
       .select('m.id', 'id')
       .addSelect('m.embedding <=> CAST(:q AS vector)', 'distance')
       .setParameter('q', q)
@@ -81,7 +82,7 @@ async function exactVector(ds: DataSource, scope: MemoryScope, q: string): Promi
 type Scored = { id: string; distance: number; text_rank?: string; importance: number; created_at: Date; trust_score: number };
 
 async function exactHybrid(ds: DataSource, scope: MemoryScope, text: string, q: string): Promise<string[]> {
-  const columns = (qb: ReturnType<typeof base>) =>
+  const columns = (qb: SelectQueryBuilder<MemoryEntity>) =>
     qb
       .select('m.id', 'id')
       .addSelect('m.embedding <=> CAST(:q AS vector)', 'distance')
@@ -89,38 +90,50 @@ async function exactHybrid(ds: DataSource, scope: MemoryScope, text: string, q: 
       .addSelect('m.created_at', 'created_at')
       .addSelect('m.trust_score', 'trust_score')
       .setParameter('q', q);
-  const base = () => applyMemoryScope(ds.getRepository(MemoryEntity).createQueryBuilder('m'), 'm', scope);
   const vector = await ds.transaction(async (manager) => {
     await manager.query('SET LOCAL enable_indexscan = off');
-    return columns(applyMemoryScope(manager.getRepository(MemoryEntity).createQueryBuilder('m'), 'm', scope))
+    return columns(applyMemoryScope(manager.getRepository(MemoryEntity).createQueryBuilder('m'), 'm', scope, 'read'))
       .orderBy('distance', 'ASC')
       .addOrderBy('m.id', 'ASC')
       .limit(CANDIDATES)
       .getRawMany<Scored>();
   });
-  const tsq = toOrTsQuery(text);
-  const textRows = tsq
-    ? await columns(base())
-        .addSelect("ts_rank_cd(m.content_tsv, to_tsquery('english', :tsq))", 'text_rank')
-        .andWhere("m.content_tsv @@ to_tsquery('english', :tsq)")
-        .setParameter('tsq', tsq)
-        .orderBy('text_rank', 'DESC')
-        .addOrderBy('m.id', 'ASC')
-        .limit(CANDIDATES)
-        .getRawMany<Scored>()
+  const words = searchableWords(text);
+  const textRows = words.length
+    ? await bm25Rows(ds, scope, words, q)
     : [];
   const toScored = (r: Scored): ScoredRow => ({
     memory: { id: r.id, importance: Number(r.importance), createdAt: new Date(r.created_at), trustScore: Number(r.trust_score) } as MemoryEntity,
     distance: Number(r.distance),
     textRank: r.text_rank === undefined ? undefined : Number(r.text_rank),
   });
-  return fuseAndRescore(vector.map(toScored), textRows.map(toScored), new Date(CORPUS_NOW))
+  return fuseAndRescore(vector.map(toScored), textRows.map(toScored), new Date(CORPUS_NOW), text)
     .slice(0, K)
     .map((r) => r.memory.id);
 }
 
+/** The BM25 candidates, through the service's own statement (its visibility is checked elsewhere). */
+async function bm25Rows(ds: DataSource, scope: MemoryScope, words: string[], q: string): Promise<Scored[]> {
+  const scoped = (alias: string) => applyMemoryScope(ds.getRepository(MemoryEntity).createQueryBuilder(alias), alias, scope, 'read');
+  const bm25 = bm25Statement(scoped('t'), scoped('p'), words, words.join(' | '), CANDIDATES);
+  return ds
+    .getRepository(MemoryEntity)
+    .createQueryBuilder('m')
+    .innerJoin(`(${bm25.sql})`, 'c', 'c.id = m.id AND m.user_id = :vis_userId')
+    .select('m.id', 'id')
+    .addSelect('m.embedding <=> CAST(:q AS vector)', 'distance')
+    .addSelect('m.importance', 'importance')
+    .addSelect('m.created_at', 'created_at')
+    .addSelect('m.trust_score', 'trust_score')
+    .addSelect('c.text_rank', 'text_rank')
+    .setParameters({ ...bm25.parameters, q })
+    .orderBy('c.text_rank', 'DESC')
+    .addOrderBy('m.id', 'ASC')
+    .getRawMany<Scored>();
+}
+
 export async function countVisible(ds: DataSource, scope: MemoryScope): Promise<number> {
-  const row = await applyMemoryScope(ds.getRepository(MemoryEntity).createQueryBuilder('m'), 'm', scope)
+  const row = await applyMemoryScope(ds.getRepository(MemoryEntity).createQueryBuilder('m'), 'm', scope, 'read')
     .select('count(*)', 'n')
     .getRawOne<{ n: string }>();
   return Number(row?.n ?? 0);

@@ -38,9 +38,9 @@ function statusKb(pid: number, field: string): number {
   }
 }
 
-export async function startServer(env: Record<string, string>): Promise<RunningServer> {
+/** `main`: the service's entry point (default: this build's dist/src/main.js; bench/ab.ts compares two builds). */
+export async function startServer(env: Record<string, string>, main = resolve(__dirname, '..', 'src', 'main.js')): Promise<RunningServer> {
   const port = await freePort();
-  const main = resolve(__dirname, '..', 'src', 'main.js');
   // A scratch working directory: main.ts reads ./.env, which must not leak into the benchmark.
   const cwd = await mkdtemp(join(tmpdir(), 'atrium-bench-cwd-'));
   const childEnv: Record<string, string> = {};

@@ -4,6 +4,9 @@ import { CreateLessonsAndAgents1763700002000 } from './1763700002000-create-less
 import { MemoriesFillfactor1763700003000 } from './1763700003000-memories-fillfactor';
 import { PartitionMemoriesByUser1763700004000 } from './1763700004000-partition-memories-by-user';
 import { GrantsIndexCoversMemory1763700005000 } from './1763700005000-grants-index-covers-memory';
+import { RuntimeConfig1763700006000 } from './1763700006000-runtime-config';
+import { CreateApiKeysAndAuditEvents1763700012000 } from './1763700012000-create-api-keys-and-audit-events';
+import { EmbeddedBy1763700140000 } from './1763700140000-embedded-by';
 
 /**
  * Every migration, oldest first. Listed explicitly (not globbed) so the app, the CLI and the
@@ -16,4 +19,7 @@ export const ALL_MIGRATIONS = [
   MemoriesFillfactor1763700003000,
   PartitionMemoriesByUser1763700004000,
   GrantsIndexCoversMemory1763700005000,
+  RuntimeConfig1763700006000,
+  CreateApiKeysAndAuditEvents1763700012000,
+  EmbeddedBy1763700140000,
 ];

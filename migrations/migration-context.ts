@@ -4,4 +4,6 @@
  */
 export const migrationContext = {
   embeddingDimensions: 384,
+  /** The configured embedder (`provider/model/dimensions`): what made the rows that already exist. */
+  embeddingIdentity: 'local/glove-6b-100d-sif-v2/384',
 };

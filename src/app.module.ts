@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 
 import { AgentsModule } from './agents/agents.module';
+import { AuthModule } from './auth/auth.module';
 import { DatabaseModule } from './database/database.module';
 import { EmbeddingsModule } from './embeddings/embeddings.module';
 import { EnvModule } from './env/env.module';
@@ -24,6 +25,7 @@ export class AppModule {
         EnvModule.register(env),
         DatabaseModule.forRoot(env),
         MetricsModule,
+        AuthModule,
         EmbeddingsModule.forRoot(env),
         LlmModule.forRoot(env),
         SettingsModule,

@@ -1,11 +1,17 @@
 import 'reflect-metadata';
 
 import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
 
 import { createApp } from './bootstrap';
+import { httpDrainFor } from './common/http/http-server';
 import { JsonLogger } from './common/logging/json-logger';
 import { DatabaseStartupError } from './database/pgvector';
-import { EnvValidationError, loadEnv } from './env/env.schema';
+import { EnvValidationError, loadEnv, type AppEnv } from './env/env.schema';
+import { MetricsService } from './metrics/metrics.service';
+import { installProcessFaultPolicy } from './process-faults';
+
+type App = Awaited<ReturnType<typeof createApp>>;
 
 async function main(): Promise<void> {
   // A .env file in the working directory fills in variables that are not already set.
@@ -33,18 +39,50 @@ async function main(): Promise<void> {
     process.exit(1);
   }
 
-  // Nest closes the HTTP server (letting in-flight requests finish), then the pool and the
-  // embedded database. Should something hang, stop anyway after SHUTDOWN_TIMEOUT_MS.
+  const metrics = app.get(MetricsService);
+  installProcessFaultPolicy(logger, (kind) => metrics.processFaults.inc({ kind }));
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
-      logger.log({ msg: 'shutting down', signal });
-      setTimeout(() => {
-        logger.error('shutdown timed out; exiting');
-        process.exit(1);
-      }, env.SHUTDOWN_TIMEOUT_MS).unref();
+      shutdown(app, env, logger, signal).then(
+        (code) => process.exit(code),
+        (error: Error) => {
+          logger.error({ msg: 'shutdown failed', error: error.message }, error.stack ?? '');
+          process.exit(1);
+        },
+      );
     });
   }
-  logger.log({ msg: 'Atrium listening', port: env.PORT, database: env.DATABASE_URL ? 'postgres' : 'embedded' });
+  const address = (app.getHttpServer() as Server).address();
+  const port = typeof address === 'object' && address ? address.port : env.PORT;
+  logger.log({ msg: 'Atrium listening', port, database: env.DATABASE_URL ? 'postgres' : 'embedded' });
 }
 
-void main();
+/**
+ * SIGTERM/SIGINT: stop accepting, close idle keep-alive connections, answer what is in flight
+ * (with `Connection: close`), then close the pool and the embedded database and exit 0. If
+ * requests are still running after SHUTDOWN_TIMEOUT_MS they are cut and the exit code is 1.
+ */
+async function shutdown(app: App, env: AppEnv, logger: JsonLogger, signal: string): Promise<number> {
+  logger.log({ msg: 'shutting down', signal });
+  const drain = httpDrainFor(app.getHttpServer() as Server);
+  const drained = await drain.drain(env.SHUTDOWN_TIMEOUT_MS);
+  if (!drained) {
+    logger.error(`requests still running after SHUTDOWN_TIMEOUT_MS (${env.SHUTDOWN_TIMEOUT_MS} ms); closing their connections`);
+    drain.closeAll();
+  }
+  // Access bookkeeping, the pool, then the embedded database (Nest's shutdown hooks, in order).
+  const closing = app.close();
+  const hardStop = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), env.SHUTDOWN_TIMEOUT_MS).unref());
+  if ((await Promise.race([closing.then(() => 'closed' as const), hardStop])) === 'timeout') {
+    closing.catch(() => undefined);
+    logger.error('closing the database timed out; exiting');
+    return 1;
+  }
+  logger.log({ msg: 'shutdown complete', drained });
+  return drained ? 0 : 1;
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`Atrium failed: ${error.stack ?? error.message}\n`);
+  process.exit(1);
+});

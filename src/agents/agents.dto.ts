@@ -1,14 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNumber, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
 
-import { LowerCase } from '../common/validation/transforms';
+import { ToReal } from '../common/validation/real-number';
+import { IsUserId, LowerCase } from '../common/validation/transforms';
 import { AGENT_EXAMPLE, USER_ID_SCHEMA } from '../openapi/scope.schema';
 
 class AgentKeyDto {
-  @ApiProperty(USER_ID_SCHEMA)
-  @IsString({ message: 'user_id (string) is required' })
-  @Length(1, 256, { message: 'user_id (string) is required' })
-  user_id: string;
+  @ApiPropertyOptional({ ...USER_ID_SCHEMA, description: "The user. Required unless an API key says it (AUTH_MODE=api_key: the key's user; another is 403)." })
+  @IsOptional()
+  @IsUserId()
+  user_id?: string;
 
   @ApiProperty({ type: String, format: 'uuid', description: 'The agent (trust is kept per user and agent).', example: AGENT_EXAMPLE })
   @IsUUID('all', { message: 'agent_id must be a valid UUID' })
@@ -23,9 +24,10 @@ export class PutTrustDto extends AgentKeyDto {
     type: Number,
     minimum: 0,
     maximum: 1,
-    description: "A workspace write's trust score is the lower of its source's score and this level.",
+    description: "A workspace write's trust score is the lower of its source's score and this level. Stored as a `real`: values below 1.2e-38 are stored as 0.",
     example: 0.2,
   })
+  @ToReal()
   @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'trust_level must be a number between 0 and 1' })
   @Min(0, { message: 'trust_level must be a number between 0 and 1' })
   @Max(1, { message: 'trust_level must be a number between 0 and 1' })

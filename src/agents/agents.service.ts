@@ -2,6 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 
+import { appendAuditEvent } from '../database/audit/audit-log';
+import type { Actor } from '../auth/principal';
+
 import { AgentEntity } from './agent.entity';
 
 /** Trust level of an agent with no row. */
@@ -30,18 +33,27 @@ export class AgentsService {
     agentId: string,
     trustLevel: number,
     displayName: string | undefined,
+    actor: Actor,
   ): Promise<{ agent_id: string; trust_level: number; display_name: string | null }> {
-    const [row]: { trust_level: number; display_name: string | null }[] = await this.agents.query(
-      `INSERT INTO agents (user_id, agent_id, trust_level, display_name)
-       VALUES ($1, $2, $3, $4)
-       ON CONFLICT (user_id, agent_id) DO UPDATE
-         SET trust_level = EXCLUDED.trust_level,
-             display_name = COALESCE(EXCLUDED.display_name, agents.display_name),
-             updated_at = now()
-       RETURNING trust_level, display_name`,
-      [userId, agentId, trustLevel, displayName ?? null],
-    );
-    return { agent_id: agentId, trust_level: round(Number(row.trust_level)), display_name: row.display_name };
+    return this.agents.manager.transaction(async (manager) => {
+      const [row]: { trust_level: number; display_name: string | null }[] = await manager.query(
+        `INSERT INTO agents (user_id, agent_id, trust_level, display_name)
+         VALUES ($1, $2, $3, $4)
+         ON CONFLICT (user_id, agent_id) DO UPDATE
+           SET trust_level = EXCLUDED.trust_level,
+               display_name = COALESCE(EXCLUDED.display_name, agents.display_name),
+               updated_at = now()
+         RETURNING trust_level, display_name`,
+        [userId, agentId, trustLevel, displayName ?? null],
+      );
+      await appendAuditEvent(manager, actor, {
+        action: 'agent.trust_set',
+        userId,
+        targetId: agentId,
+        detail: { trust_level: round(Number(row.trust_level)) },
+      });
+      return { agent_id: agentId, trust_level: round(Number(row.trust_level)), display_name: row.display_name };
+    });
   }
 }
 

@@ -1,7 +1,11 @@
+import type { ApiKeyWire, AuditEventWire, CreatedApiKeyWire, WireKeyRole } from './admin-wire-types';
+import type { Camelized } from './wire-types';
+
 /** Agents, health and runtime configuration. */
 
 export interface AgentTrustOptions {
-  userId: string;
+  /** May be left out with an API key (the key's user is used). */
+  userId?: string;
   agentId: string;
 }
 
@@ -47,6 +51,8 @@ export interface EffectiveConfig {
   audnCandidateThreshold: number;
   duplicateThreshold: number;
   trustedSourceSites?: string[];
+  /** Version of the shared runtime config the answering instance applies (one more per change). */
+  configVersion?: number;
   embeddingProvider?: string;
   embeddingModel?: string;
   embeddingDimensions?: number;
@@ -65,4 +71,47 @@ export interface ConfigUpdateResult {
   /** The changed fields, camelCased like the patch. */
   applied: string[];
   config: EffectiveConfig;
+}
+
+/** Admin: API keys (CONTRACT section 10). */
+export type ApiKeyRole = WireKeyRole;
+
+export interface CreateApiKeyOptions {
+  role: ApiKeyRole;
+  /** `*` for (and only for) a service key. */
+  userId: string;
+  /** Required for an agent key. */
+  workspaceId?: string;
+  agentId?: string;
+  label?: string;
+  /** ISO-8601, in the future. */
+  expiresAt?: string;
+  rateLimitPerMinute?: number;
+}
+
+export type ApiKeyInfo = Camelized<ApiKeyWire>;
+
+/** The secret `key` is in this answer only. */
+export type CreatedApiKey = Camelized<CreatedApiKeyWire>;
+
+export interface ApiKeyList {
+  keys: ApiKeyInfo[];
+  count: number;
+}
+
+export interface AuditQueryOptions {
+  userId?: string;
+  workspaceId?: string;
+  action?: string;
+  since?: string;
+  /** 1..500, default 100. */
+  limit?: number;
+}
+
+/** `detail` holds ids, enum values and counts as the service wrote them (keys not re-cased). */
+export type AuditEvent = Camelized<AuditEventWire>;
+
+export interface AuditEventList {
+  events: AuditEvent[];
+  count: number;
 }

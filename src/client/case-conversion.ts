@@ -9,8 +9,8 @@
  * Values are never changed: enum values such as `agent_only` stay as they are.
  */
 
-const OPAQUE_WIRE_KEYS: ReadonlySet<string> = new Set(['metadata', 'by_type']);
-const OPAQUE_CLIENT_KEYS: ReadonlySet<string> = new Set(['metadata', 'byType']);
+const OPAQUE_WIRE_KEYS: ReadonlySet<string> = new Set(['metadata', 'by_type', 'detail']);
+const OPAQUE_CLIENT_KEYS: ReadonlySet<string> = new Set(['metadata', 'byType', 'detail']);
 
 export const snakeToCamel = (key: string): string => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 

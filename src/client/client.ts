@@ -1,4 +1,9 @@
 import type {
+  ApiKeyList,
+  AuditEventList,
+  AuditQueryOptions,
+  CreateApiKeyOptions,
+  CreatedApiKey,
   AgentTrust,
   AgentTrustOptions,
   AgentTrustRecord,
@@ -55,8 +60,11 @@ const query = (options: object): Record<string, QueryValue> => keysToSnake(optio
 export class AtriumClient {
   private readonly transport: HttpTransport;
 
+  private readonly hasAdminToken: boolean;
+
   constructor(options: AtriumClientOptions) {
     this.transport = new HttpTransport(options);
+    this.hasAdminToken = options.adminToken !== undefined;
   }
 
   private async call<T>(request: WireRequest, call?: CallOptions): Promise<T> {
@@ -183,10 +191,30 @@ export class AtriumClient {
    */
   async updateConfig(patch: RuntimeConfigPatch, call?: CallOptions): Promise<ConfigUpdateResult> {
     const result = await this.call<ConfigUpdateResult>(
-      { method: 'PUT', path: '/v1/memories/config', body: keysToSnake(patch), idempotent: true },
+      { method: 'PUT', path: '/v1/memories/config', body: keysToSnake(patch), idempotent: true, auth: this.hasAdminToken ? 'admin' : 'key' },
       call,
     );
     // `applied` lists field names as values; name them the way the caller wrote them.
     return { ...result, applied: result.applied.map(snakeToCamel) };
+  }
+
+  /** Admin (the adminToken option): mint a key; `key` is returned this once. */
+  createApiKey(options: CreateApiKeyOptions, call?: CallOptions): Promise<CreatedApiKey> {
+    return this.call({ method: 'POST', path: '/v1/admin/keys', body: keysToSnake(options), idempotent: false, auth: 'admin' }, call);
+  }
+
+  /** Admin: keys, newest first (never the secret), optionally of one user. */
+  listApiKeys(options: { userId?: string } = {}, call?: CallOptions): Promise<ApiKeyList> {
+    return this.call({ method: 'GET', path: '/v1/admin/keys', query: query(options), idempotent: true, auth: 'admin' }, call);
+  }
+
+  /** Admin: revoke a key; effective on the very next request. AtriumError 404 for an unknown id. */
+  revokeApiKey(options: { id: string }, call?: CallOptions): Promise<SuccessResult> {
+    return this.call({ method: 'DELETE', path: `/v1/admin/keys/${seg(options.id)}`, idempotent: true, auth: 'admin' }, call);
+  }
+
+  /** Admin: audit events, newest first. */
+  auditEvents(options: AuditQueryOptions = {}, call?: CallOptions): Promise<AuditEventList> {
+    return this.call({ method: 'GET', path: '/v1/admin/audit', query: query(options), idempotent: true, auth: 'admin' }, call);
   }
 }

@@ -11,6 +11,7 @@ export { DEFAULT_TIMEOUT_MS } from './transport';
 export type { AtriumClientOptions, CallOptions, FetchLike, FetchRequestInit, FetchResponseLike, RetryOptions } from './options';
 export type {
   AgentScopeInput,
+  KeyScopeInput,
   OwnerScopeInput,
   ResolvedScope,
   ScopeInput,
@@ -55,6 +56,14 @@ export type {
   RetireLessonOptions,
 } from './lesson-types';
 export type {
+  ApiKeyInfo,
+  ApiKeyList,
+  ApiKeyRole,
+  AuditEvent,
+  AuditEventList,
+  AuditQueryOptions,
+  CreateApiKeyOptions,
+  CreatedApiKey,
   AgentTrust,
   AgentTrustOptions,
   AgentTrustRecord,

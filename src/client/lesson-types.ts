@@ -1,15 +1,10 @@
-export type LessonType = 'injection_blocked' | 'trust_violation' | 'contradiction_pattern' | 'false_memory' | 'user_reported';
-export type LessonSeverity = 'low' | 'medium' | 'high' | 'critical';
+import type { Camelized, LessonCheckWire, WireLessonSeverity } from './wire-types';
 
-/** The `lesson_check` block of a search (spec 2.6). */
-export interface LessonCheck {
-  /** False only when a matched lesson is `critical`; the search then returned no memories. */
-  safe: boolean;
-  /** One per matched lesson, e.g. `[high] user_reported: ... (similarity: 0.87)`. */
-  warnings: string[];
-  highestSeverity: LessonSeverity | 'none';
-  matchedCount: number;
-}
+export type LessonType = 'injection_blocked' | 'trust_violation' | 'contradiction_pattern' | 'false_memory' | 'user_reported';
+export type LessonSeverity = WireLessonSeverity;
+
+/** The `lesson_check` block of a search (spec 2.6): `safe: false` means it failed closed. */
+export type LessonCheck = Camelized<LessonCheckWire>;
 
 /** A stored lesson (spec 2.5). `pattern` may hold raw attack text: treat it as sensitive. */
 export interface Lesson {
@@ -27,8 +22,9 @@ export interface Lesson {
   createdAt: string;
 }
 
+/** `userId` may be left out with an API key (the key's user is used). */
 export interface LessonUserOptions {
-  userId: string;
+  userId?: string;
 }
 
 export interface LessonList {
@@ -44,7 +40,7 @@ export interface LessonStats {
 }
 
 export interface ReportLessonOptions {
-  userId: string;
+  userId?: string;
   /** 1..2000 characters. A search whose query embeds close to it (cosine >= 0.75) matches. */
   pattern: string;
   sourceMemoryIds?: readonly string[];
@@ -58,6 +54,6 @@ export interface ReportLessonResult {
 }
 
 export interface RetireLessonOptions {
-  userId: string;
+  userId?: string;
   id: string;
 }

@@ -1,37 +1,17 @@
 import type { LessonCheck } from './lesson-types';
+import type { Camelized, IngestResponseWire, MemoryRecordWire, SearchHitWire, WireMemoryStatus, WireMemoryType, WireVisibility } from './wire-types';
 import type { OwnerScopeInput, ResolvedScope, ScopeInput, WriterScopeInput } from './scope';
 
-export type Visibility = 'workspace' | 'agent_only' | 'restricted';
-export type MemoryType = 'semantic' | 'episodic' | 'procedural';
-export type MemoryStatus = 'active' | 'needs_clarification';
+export type Visibility = WireVisibility;
+export type MemoryType = WireMemoryType;
+export type MemoryStatus = WireMemoryStatus;
 /** The caller's own object: stored and returned exactly as given, keys never re-cased. */
 export type Metadata = Record<string, unknown>;
 /** ISO-8601 string, or a Date (sent as ISO-8601). */
 export type TimeInput = string | Date;
 
 /** A stored memory. Never carries the embedding. Timestamps are ISO-8601 strings (UTC). */
-export interface MemoryRecord {
-  id: string;
-  userId: string;
-  content: string;
-  memoryType: MemoryType;
-  importance: number;
-  sourceSite: string;
-  sourceUrl: string | null;
-  episodeId: string | null;
-  namespace: string | null;
-  status: MemoryStatus;
-  metadata: Metadata;
-  trustScore: number;
-  workspaceId: string | null;
-  agentId: string | null;
-  /** null on legacy rows and in user scope; treated as `workspace`. */
-  visibility: Visibility | null;
-  createdAt: string;
-  updatedAt: string;
-  lastAccessedAt: string | null;
-  accessCount: number;
-}
+export type MemoryRecord = Camelized<MemoryRecordWire>;
 
 export type IngestOptions = WriterScopeInput & {
   /** 1..100000 characters. */
@@ -50,17 +30,8 @@ export type QuickIngestOptions = IngestOptions & {
   skipExtraction?: boolean;
 };
 
-export interface IngestResult {
-  episodeId: string;
-  factsExtracted: number;
-  memoriesStored: number;
-  memoriesUpdated: number;
-  memoriesDeleted: number;
-  /** Duplicates and facts the write gate rejected. */
-  memoriesSkipped: number;
-  storedMemoryIds: string[];
-  updatedMemoryIds: string[];
-}
+/** Counts and ids of one ingest call; skipped = duplicates, NOOPs and facts the write gate rejected. */
+export type IngestResult = Camelized<IngestResponseWire>;
 
 export type SearchOptions = ScopeInput & {
   /** 1..10000 characters. */
@@ -77,19 +48,7 @@ export type SearchOptions = ScopeInput & {
   referenceTime?: TimeInput;
 };
 
-export interface SearchHit {
-  id: string;
-  content: string;
-  similarity: number;
-  score: number;
-  importance: number;
-  sourceSite: string;
-  createdAt: string;
-  metadata: Metadata;
-  workspaceId: string | null;
-  agentId: string | null;
-  visibility: Visibility | null;
-}
+export type SearchHit = Camelized<SearchHitWire>;
 
 export interface SearchResult {
   memories: SearchHit[];

@@ -51,6 +51,14 @@ export interface AtriumClientOptions {
   fetch?: FetchLike;
   /** Sent with every request (for example a proxy's auth header). */
   headers?: Record<string, string>;
+  /**
+   * An Atrium API key (`atr_...`, AUTH_MODE=api_key), sent as `Authorization: Bearer` on every
+   * route call. The service then takes the scope from the key: ids may be left out (and, when
+   * given, must be the key's).
+   */
+  apiKey?: string;
+  /** ATRIUM_ADMIN_TOKEN, sent by the admin methods (keys, audit) and, when set, by updateConfig. */
+  adminToken?: string;
 }
 
 /** Per-call overrides, the optional last argument of every method. */

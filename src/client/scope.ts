@@ -23,14 +23,22 @@ export interface WorkspaceScopeInput {
   agentScope?: AgentScopeInput;
 }
 
+/** With an API key (the client's `apiKey`, AUTH_MODE=api_key): no ids, the key says who is asking. */
+export interface KeyScopeInput {
+  userId?: never;
+  workspaceId?: never;
+  agentId?: never;
+  agentScope?: AgentScopeInput;
+}
+
 /** Reads: search, expand, list, get, delete. */
-export type ScopeInput = UserScopeInput | WorkspaceScopeInput;
+export type ScopeInput = UserScopeInput | WorkspaceScopeInput | KeyScopeInput;
 
 /** Writes belong to the calling agent, so they take no agentScope. */
-export type WriterScopeInput = UserScopeInput | Omit<WorkspaceScopeInput, 'agentScope'>;
+export type WriterScopeInput = UserScopeInput | Omit<WorkspaceScopeInput, 'agentScope'> | Omit<KeyScopeInput, 'agentScope'>;
 
 /** Visibility changes and grants: only the owning agent, only in a workspace. */
-export type OwnerScopeInput = Omit<WorkspaceScopeInput, 'agentScope'>;
+export type OwnerScopeInput = Omit<WorkspaceScopeInput, 'agentScope'> | Omit<KeyScopeInput, 'agentScope'>;
 
 /** The scope a search ran under, as the service echoes it. */
 export type ResolvedScope =

@@ -18,6 +18,8 @@ export interface WireRequest {
    * or timeout, when the first attempt may or may not have reached the service.
    */
   idempotent: boolean;
+  /** Which credential to send: the API key (default) or the admin token. */
+  auth?: 'key' | 'admin';
 }
 
 export interface WireResponse {
@@ -55,6 +57,19 @@ export class HttpTransport {
     // A bare reference to window.fetch throws "Illegal invocation" when called unbound.
     this.fetchFn = options.fetch ?? fetchFn.bind(globalThis);
     this.headers = { ...options.headers };
+    this.apiKey = options.apiKey;
+    this.adminToken = options.adminToken;
+  }
+
+  private readonly apiKey: string | undefined;
+  private readonly adminToken: string | undefined;
+
+  private credentialHeaders(request: WireRequest): Record<string, string> {
+    if (request.auth === 'admin') {
+      if (this.adminToken === undefined) throw new TypeError('this call needs the adminToken option');
+      return { authorization: `Bearer ${this.adminToken}` };
+    }
+    return this.apiKey === undefined ? {} : { authorization: `Bearer ${this.apiKey}` };
   }
 
   async send(request: WireRequest, call: CallOptions = {}): Promise<WireResponse> {
@@ -91,7 +106,7 @@ export class HttpTransport {
     const onAbort = (): void => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
 
-    const headers: Record<string, string> = { accept: 'application/json', ...this.headers, ...call.headers };
+    const headers: Record<string, string> = { accept: 'application/json', ...this.headers, ...this.credentialHeaders(request), ...call.headers };
     if (request.body !== undefined) headers['content-type'] = 'application/json';
     const url = `${this.baseUrl}${request.path}${request.query ? toQueryString(request.query) : ''}`;
     try {

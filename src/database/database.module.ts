@@ -2,11 +2,12 @@ import { DynamicModule, Global, Inject, Injectable, Logger, Module, OnApplicatio
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 
+import { configuredIdentity } from '../embeddings/embedding-identity';
 import type { AppEnv } from '../env/env.schema';
 import { buildDataSourceOptions } from './data-source.options';
 import { closeDatabaseTarget, DATABASE_TARGET, openDatabaseTarget, type DatabaseTarget } from './database-target';
 import { DatabaseStartupError } from './pgvector';
-import { prepareDatabase } from './prepare-database';
+import { prepareDatabase, type PrepareOptions } from './prepare-database';
 
 /**
  * Closes the pool before the embedded database under it. Nest runs shutdown hooks module by
@@ -41,11 +42,21 @@ class DatabaseTargetModule {
   }
 }
 
+async function prepareDirect(target: DatabaseTarget, env: AppEnv, options: PrepareOptions): Promise<void> {
+  const direct = new DataSource(buildDataSourceOptions(target, env, 'direct'));
+  await direct.initialize();
+  try {
+    await prepareDatabase(direct, options);
+  } finally {
+    await direct.destroy();
+  }
+}
+
 @Module({})
 export class DatabaseModule {
   static forRoot(env: AppEnv): DynamicModule {
     const targetModule = DatabaseTargetModule.forRoot(env);
-    let where = 'the database';
+    let opened: DatabaseTarget | undefined;
     return {
       module: DatabaseModule,
       global: true,
@@ -55,7 +66,7 @@ export class DatabaseModule {
           imports: [targetModule],
           inject: [DATABASE_TARGET],
           useFactory: (target: DatabaseTarget) => {
-            where = target.description;
+            opened = target;
             return {
               ...buildDataSourceOptions(target, env),
               autoLoadEntities: true,
@@ -66,10 +77,14 @@ export class DatabaseModule {
             };
           },
           dataSourceFactory: async (options?: DataSourceOptions) => {
+            const target = opened as DatabaseTarget;
+            const prepare = { where: target.description, embeddingDimensions: env.EMBEDDING_DIMENSIONS, embeddingIdentity: configuredIdentity(env) };
+            // Behind a pooler, migrations (and their session advisory lock) go direct first.
+            if (target.kind === 'postgres' && target.pooled) await prepareDirect(target, env, prepare);
             const dataSource = new DataSource(options as DataSourceOptions);
             await dataSource.initialize();
             try {
-              await prepareDatabase(dataSource, { where, embeddingDimensions: env.EMBEDDING_DIMENSIONS });
+              if (target.kind === 'embedded' || !target.pooled) await prepareDatabase(dataSource, prepare);
             } catch (error) {
               await dataSource.destroy();
               throw error;

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 
 import { DataSource } from 'typeorm';
 
+import { configuredIdentity } from '../embeddings/embedding-identity';
 import { loadEnv } from '../env/env.schema';
 import { buildDataSourceOptions } from './data-source.options';
 import { closeDatabaseTarget, openDatabaseTarget } from './database-target';
@@ -12,12 +13,12 @@ async function main(command: string): Promise<void> {
   if (existsSync('.env')) process.loadEnvFile('.env');
   const env = loadEnv(process.env);
   const target = await openDatabaseTarget(env);
-  const dataSource = new DataSource(buildDataSourceOptions(target, env));
+  const dataSource = new DataSource(buildDataSourceOptions(target, env, 'direct'));
   try {
     await dataSource.initialize();
     switch (command) {
       case 'up':
-        await prepareDatabase(dataSource, { where: target.description, embeddingDimensions: env.EMBEDDING_DIMENSIONS });
+        await prepareDatabase(dataSource, { where: target.description, embeddingDimensions: env.EMBEDDING_DIMENSIONS, embeddingIdentity: configuredIdentity(env) });
         console.log(`migrations applied on ${target.description}`);
         break;
       case 'down':

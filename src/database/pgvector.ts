@@ -79,14 +79,3 @@ export async function ensureEmbeddingDimensions(dataSource: DataSource, expected
     }
   }
 }
-
-/** Human description of where a data source points, without credentials. */
-export function describeTarget(url: string | undefined, fallback: string): string {
-  if (!url) return fallback;
-  try {
-    const parsed = new URL(url);
-    return `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`;
-  } catch {
-    return fallback;
-  }
-}

@@ -1,7 +1,8 @@
 import type { DataSource } from 'typeorm';
 
 import { migrationContext } from '../../migrations/migration-context';
-import { ensureEmbeddingDimensions, ensurePgvector } from './pgvector';
+import { countForeignVectors } from './foreign-vectors';
+import { DatabaseStartupError, ensureEmbeddingDimensions, ensurePgvector } from './pgvector';
 
 /** Arbitrary constant: serialises migrations across Atrium instances starting together. */
 const MIGRATION_LOCK_KEY = 7_361_502_911;
@@ -10,6 +11,10 @@ export interface PrepareOptions {
   /** Where the database is, for error messages (no credentials). */
   where: string;
   embeddingDimensions: number;
+  /** The configured embedder (embeddings/embedding-identity.ts); stored vectors must all be its. */
+  embeddingIdentity: string;
+  /** Check that every stored vector is the configured embedder's (default true; `npm run reembed` turns it off). */
+  checkIdentity?: boolean;
   /** Apply pending migrations (default true). */
   migrate?: boolean;
   /**
@@ -29,6 +34,7 @@ export async function prepareDatabase(dataSource: DataSource, options: PrepareOp
   await ensurePgvector((sql, params) => dataSource.query(sql, params), options.where);
   if (options.migrate !== false) {
     migrationContext.embeddingDimensions = options.embeddingDimensions;
+    migrationContext.embeddingIdentity = options.embeddingIdentity;
     const poolMax = Number((dataSource.options as { extra?: { max?: number } }).extra?.max ?? 10);
     if (options.lock === false || poolMax < 2) {
       await dataSource.runMigrations({ transaction: 'each' });
@@ -48,4 +54,19 @@ export async function prepareDatabase(dataSource: DataSource, options: PrepareOp
     }
   }
   await ensureEmbeddingDimensions(dataSource, options.embeddingDimensions);
+  if (options.checkIdentity !== false) await ensureEmbeddingIdentity(dataSource, options.embeddingIdentity);
+}
+
+/**
+ * Vectors of different embedders are not comparable, even at the same dimension: refuse to
+ * serve over rows another embedder made, and say how to fix it (one line).
+ */
+export async function ensureEmbeddingIdentity(dataSource: DataSource, identity: string): Promise<void> {
+  const foreign = await countForeignVectors(dataSource, identity, 1);
+  if (foreign.count > 0) {
+    throw new DatabaseStartupError(
+      `stored vectors were made by ${foreign.example} but the configured embedder is ${identity}: ` +
+        'run `npm run reembed` with this configuration to re-embed them, or set EMBEDDING_PROVIDER/EMBEDDING_MODEL back to the embedder that made them.',
+    );
+  }
 }

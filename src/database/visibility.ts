@@ -1,52 +1,85 @@
-import { Brackets, type ObjectLiteral, type SelectQueryBuilder, type UpdateQueryBuilder } from 'typeorm';
+import { Brackets, type ObjectLiteral, type SelectQueryBuilder, type UpdateQueryBuilder, type WhereExpressionBuilder } from 'typeorm';
 
 import { assertNever } from '../common/errors/domain-error';
 import type { AgentScope, MemoryScope } from '../common/scope/memory-scope';
 
-export type ScopableBuilder<T extends ObjectLiteral> = SelectQueryBuilder<T> | UpdateQueryBuilder<T>;
+/**
+ * The visibility modes of a workspace memory: the one list that the DTOs validate against,
+ * the SQL below switches over and the database CHECK constraint is compared with (a test
+ * reads the constraint back). Adding a mode: one member here, one entry in MODE_POLICY, one
+ * migration widening the CHECK (CONTRIBUTING.md).
+ */
+export const VISIBILITY_MODES = ['workspace', 'agent_only', 'restricted'] as const;
+export type VisibilityMode = (typeof VISIBILITY_MODES)[number];
 
-export interface ScopeOptions {
-  /** Also match soft-deleted and superseded rows. No read path sets this. */
-  includeInactive?: boolean;
-  /**
-   * Ingest mutations (UPDATE / SUPERSEDE / DELETE decided at ingest): in a workspace, only rows
-   * the writer owns or that everyone may see (`workspace`/NULL) — never another agent's
-   * private or restricted row, even one shared with the writer by a grant.
-   */
-  forMutation?: boolean;
-}
+/** Message for a value outside VISIBILITY_MODES, shared by every DTO that takes one. */
+export const VISIBILITY_MODES_MESSAGE = `visibility must be one of ${VISIBILITY_MODES.join(', ')}`;
 
 /**
- * The only place that writes the memory visibility predicate. Every read of memories and
- * every write that targets existing memories goes through here.
+ * What each mode lets an agent other than the owner do. The owner may always read its own
+ * rows; a NULL visibility (rows written before modes existed) reads like `workspace`.
+ * - othersRead: `all` agents of the workspace, `none`, or only `grantees` (a grant row).
+ * - othersMutateAtIngest: whether another agent's ingest may UPDATE / SUPERSEDE / DELETE it
+ *   (CONTRACT section 5). A grant lets an agent read a restricted row, never change it.
+ * A Record keyed by the union: a new mode without an entry does not compile.
+ */
+const MODE_POLICY: Record<VisibilityMode, { othersRead: 'all' | 'none' | 'grantees'; othersMutateAtIngest: boolean }> = {
+  workspace: { othersRead: 'all', othersMutateAtIngest: true },
+  agent_only: { othersRead: 'none', othersMutateAtIngest: false },
+  restricted: { othersRead: 'grantees', othersMutateAtIngest: false },
+};
+
+/**
+ * Why a statement touches memories. Each purpose is one rule set; no caller adjusts a scope
+ * to get a different rule (the agent_scope rules included).
+ * - `read`: what the caller may see, narrowed by its agent_scope (search, get, list, expand,
+ *   access bookkeeping, user-scope delete and workspace delete of a visible row).
+ * - `ingest-mutation`: rows an ingest decision may change: visible to the writer, and its own
+ *   or shared with the whole workspace. agent_scope is ignored (writes are not narrowed).
+ * - `writer-view`: everything the caller may read, agent_scope ignored: what a writer compares
+ *   a new fact with (de-duplication, the LLM's decisions), and what tells "not yours" (403)
+ *   from "not there" (404) on owner routes.
+ * - `owner`: rows the caller owns (visibility changes, grants). In a workspace: agent_id is the
+ *   caller; agent_scope ignored. In user scope every row of the user's personal memory.
+ */
+export type AccessPurpose = 'read' | 'writer-view' | 'ingest-mutation' | 'owner';
+
+export type ScopableBuilder<T extends ObjectLiteral> = SelectQueryBuilder<T> | UpdateQueryBuilder<T>;
+
+/** A grant row for the caller on the memory `a` (same user and workspace as the caller). */
+const grantExists = (a: string): string =>
+  `EXISTS (SELECT 1 FROM memory_visibility_grants vis_g WHERE vis_g.user_id = :vis_userId` +
+  ` AND vis_g.workspace_id = :vis_workspaceId AND vis_g.grantee_agent_id = :vis_agentId AND vis_g.memory_id = ${a}.id)`;
+
+/**
+ * The only place that writes the memory visibility predicate. Every statement on memories
+ * gets it through MemoryAccess (database/access/memory-access.ts), which passes the purpose.
  *
- * Contract — adds ONE bracketed condition (AND-ed to whatever the builder has) that keeps
- * exactly the rows `scope` may touch:
+ * Contract: adds ONE bracketed condition (AND-ed to whatever the builder has) that keeps
+ * exactly the rows `scope` may touch for `purpose`:
  * - user scope: `user_id = :vis_userId AND workspace_id IS NULL` (never a workspace row);
- * - workspace scope: `user_id = :vis_userId AND workspace_id = :vis_workspaceId`, and
- *   - visibility: NULL (legacy) or `workspace` for every agent; `agent_only` only for its
- *     owner (`agent_id = :vis_agentId`); `restricted` for its owner or an agent holding a
- *     grant row (EXISTS on memory_visibility_grants with the same user_id);
- *   - agent scope: `self` = owner is the caller; `others` = owner IS DISTINCT FROM caller;
- *     ids = owner in the list; `all` = nothing more. Agent scope narrows, never widens.
- * - live rows only: `deleted_at IS NULL AND expired_at IS NULL` (unless includeInactive);
- * - with forMutation, in a workspace: additionally `agent_id = :vis_agentId` or visibility
- *   NULL/`workspace` (CONTRACT section 5, mutations at ingest).
+ * - workspace scope: `user_id = :vis_userId AND workspace_id = :vis_workspaceId`, then by purpose:
+ *   - read / writer-view: the caller's own rows, NULL-visibility rows, and per MODE_POLICY the
+ *     rows of other agents (`workspace`: all; `restricted`: with a grant row for the caller
+ *     under the same user and workspace; `agent_only`: none);
+ *   - read only: agent_scope narrows (`self` = owner is the caller, `others` = owner IS
+ *     DISTINCT FROM caller, ids = owner in the list, `all` = nothing more); never widens;
+ *   - ingest-mutation: readable as in writer-view, and the caller's own or of a mode that
+ *     lets others mutate;
+ *   - owner: `agent_id = :vis_agentId`.
+ * - live rows only: `deleted_at IS NULL AND expired_at IS NULL`.
  * Caller ids are bound parameters prefixed `vis_` (TypeORM shares one parameter namespace
  * per builder), never text in SQL. Callers must not use `.where()`/`.orWhere()` afterwards:
- * `.where()` would replace this condition and `.orWhere()` would widen it.
- *
- * The spec allows an internal path with no caller agent (no visibility). Atrium has none:
- * ingest de-duplication and mutation run as the writing agent, so the type demands a scope.
+ * `.where()` would replace this condition and `.orWhere()` would widen it (a lint rule
+ * forbids both in repositories).
  */
 export function applyMemoryScope<T extends ObjectLiteral, B extends ScopableBuilder<T>>(
   qb: B,
   alias: string,
   scope: MemoryScope,
-  options: ScopeOptions = {},
+  purpose: AccessPurpose,
 ): B {
   const a = alias;
-  const params: Record<string, unknown> = { vis_userId: scope.userId };
   qb.andWhere(
     new Brackets((where) => {
       where.andWhere(`${a}.user_id = :vis_userId`);
@@ -54,39 +87,108 @@ export function applyMemoryScope<T extends ObjectLiteral, B extends ScopableBuil
         case 'user':
           where.andWhere(`${a}.workspace_id IS NULL`);
           break;
-        case 'workspace': {
-          params.vis_workspaceId = scope.workspaceId;
-          params.vis_agentId = scope.agentId;
+        case 'workspace':
           where.andWhere(`${a}.workspace_id = :vis_workspaceId`);
-          where.andWhere(
-            `(${a}.visibility IS NULL OR ${a}.visibility = 'workspace'` +
-              ` OR ${a}.agent_id = :vis_agentId` +
-              ` OR (${a}.visibility = 'restricted' AND EXISTS (` +
-              `SELECT 1 FROM memory_visibility_grants vis_g WHERE vis_g.user_id = :vis_userId` +
-              ` AND vis_g.workspace_id = :vis_workspaceId AND vis_g.grantee_agent_id = :vis_agentId` +
-              ` AND vis_g.memory_id = ${a}.id)))`,
-          );
-          const agentCondition = agentScopeCondition(a, scope.agentScope, params);
-          if (agentCondition) where.andWhere(agentCondition);
-          if (options.forMutation) {
-            where.andWhere(`(${a}.agent_id = :vis_agentId OR ${a}.visibility IS NULL OR ${a}.visibility = 'workspace')`);
-          }
+          workspaceCondition(where, a, scope.agentScope, purpose);
           break;
-        }
         default:
           assertNever(scope);
       }
-      if (!options.includeInactive) {
-        where.andWhere(`${a}.deleted_at IS NULL`);
-        where.andWhere(`${a}.expired_at IS NULL`);
-      }
+      where.andWhere(`${a}.deleted_at IS NULL`);
+      where.andWhere(`${a}.expired_at IS NULL`);
     }),
   );
-  qb.setParameters(params);
+  qb.setParameters(scopeParameters(scope));
   return qb;
 }
 
-function agentScopeCondition(a: string, agentScope: AgentScope, params: Record<string, unknown>): string | undefined {
+/**
+ * The values of the `vis_` parameters the predicate binds for `scope` (some may go unused
+ * by a purpose). Statements rendered once per shape (MemoryAccess.searchShape) bind these
+ * per request without building the predicate again.
+ */
+export function scopeParameters(scope: MemoryScope): Record<string, unknown> {
+  switch (scope.kind) {
+    case 'user':
+      return { vis_userId: scope.userId };
+    case 'workspace': {
+      const params: Record<string, unknown> = { vis_userId: scope.userId, vis_workspaceId: scope.workspaceId, vis_agentId: scope.agentId };
+      if (scope.agentScope.kind === 'agents') params.vis_agentScopeIds = [...scope.agentScope.agentIds];
+      return params;
+    }
+    default:
+      return assertNever(scope);
+  }
+}
+
+/**
+ * What the predicate's SQL text depends on (never the values): two scopes with the same key
+ * get the same text from applyMemoryScope. Keys of statements rendered once per shape start
+ * with it; a change here that makes the text depend on something else must extend the key.
+ */
+export function scopeShapeKey(scope: MemoryScope, purpose: AccessPurpose): string {
+  switch (scope.kind) {
+    case 'user':
+      return `user:${purpose}`;
+    case 'workspace':
+      return `workspace:${purpose}:${purpose === 'read' ? scope.agentScope.kind : '-'}`;
+    default:
+      return assertNever(scope);
+  }
+}
+
+function workspaceCondition(where: WhereExpressionBuilder, a: string, agentScope: AgentScope, purpose: AccessPurpose): void {
+  switch (purpose) {
+    case 'read': {
+      where.andWhere(readableByOthersOrOwn(a));
+      const narrowed = agentScopeCondition(a, agentScope);
+      if (narrowed) where.andWhere(narrowed);
+      return;
+    }
+    case 'writer-view':
+      where.andWhere(readableByOthersOrOwn(a));
+      return;
+    case 'ingest-mutation':
+      where.andWhere(readableByOthersOrOwn(a));
+      where.andWhere(ownOr(a, (policy) => policy.othersMutateAtIngest));
+      return;
+    case 'owner':
+      where.andWhere(`${a}.agent_id = :vis_agentId`);
+      return;
+    default:
+      assertNever(purpose);
+  }
+}
+
+/** Read rule: own rows, legacy NULL rows, and what MODE_POLICY opens to other agents. */
+function readableByOthersOrOwn(a: string): string {
+  const parts = [`${a}.visibility IS NULL`, `${a}.agent_id = :vis_agentId`];
+  for (const mode of VISIBILITY_MODES) {
+    const othersRead = MODE_POLICY[mode].othersRead;
+    switch (othersRead) {
+      case 'all':
+        parts.push(`${a}.visibility = '${mode}'`);
+        break;
+      case 'grantees':
+        parts.push(`(${a}.visibility = '${mode}' AND ${grantExists(a)})`);
+        break;
+      case 'none':
+        break;
+      default:
+        assertNever(othersRead);
+    }
+  }
+  return `(${parts.join(' OR ')})`;
+}
+
+/** Own rows, legacy NULL rows, and the modes `allowed` opens to other agents. */
+function ownOr(a: string, allowed: (policy: (typeof MODE_POLICY)[VisibilityMode]) => boolean): string {
+  const modes = VISIBILITY_MODES.filter((mode) => allowed(MODE_POLICY[mode]));
+  const parts = [`${a}.agent_id = :vis_agentId`, `${a}.visibility IS NULL`, ...modes.map((mode) => `${a}.visibility = '${mode}'`)];
+  return `(${parts.join(' OR ')})`;
+}
+
+function agentScopeCondition(a: string, agentScope: AgentScope): string | undefined {
   switch (agentScope.kind) {
     case 'all':
       return undefined;
@@ -95,7 +197,6 @@ function agentScopeCondition(a: string, agentScope: AgentScope, params: Record<s
     case 'others':
       return `${a}.agent_id IS DISTINCT FROM :vis_agentId`;
     case 'agents':
-      params.vis_agentScopeIds = [...agentScope.agentIds];
       return `${a}.agent_id = ANY(CAST(:vis_agentScopeIds AS uuid[]))`;
     default:
       return assertNever(agentScope);

@@ -2,6 +2,7 @@ import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 
 import { MetricsService } from '../metrics/metrics.service';
 import type { EmbeddingProvider } from './embedding-provider';
+import { identityOf, type EmbeddingIdentity } from './embedding-identity';
 
 export const EMBEDDING_PROVIDER = Symbol('EMBEDDING_PROVIDER');
 export const QUERY_EMBEDDING_PROVIDER = Symbol('QUERY_EMBEDDING_PROVIDER');
@@ -20,6 +21,11 @@ export class EmbeddingService implements OnApplicationShutdown {
 
   get dimensions(): number {
     return this.documents.dimensions;
+  }
+
+  /** `provider/model/dimensions` of the vectors this service makes (stored beside each one). */
+  get identity(): EmbeddingIdentity {
+    return identityOf(this.documents);
   }
 
   get providerName(): string {

@@ -4,6 +4,7 @@ import { lexicalTokens } from './text-tokens';
 import { normaliseSlice } from './vector-math';
 
 export const HASH_MIN_DIMENSIONS = 16;
+export const HASH_EMBEDDING_MODEL = 'feature-hash-v1';
 
 /**
  * Purely lexical embeddings: signed feature hashing of words, word pairs and character
@@ -12,7 +13,7 @@ export const HASH_MIN_DIMENSIONS = 16;
  */
 export class HashEmbeddingProvider implements EmbeddingProvider {
   readonly name = 'hash';
-  readonly model = 'feature-hash-v1';
+  readonly model = HASH_EMBEDDING_MODEL;
 
   constructor(
     readonly dimensions: number,

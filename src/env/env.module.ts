@@ -1,23 +1,21 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 
-import { APP_ENV } from './app-env.token';
 import type { AppEnv } from './env.schema';
 
 /**
- * Makes the validated environment injectable: typed as `@Inject(APP_ENV) env: AppEnv`, and
- * through @nestjs/config's ConfigService for code that prefers it. The environment is
- * validated before Nest starts (main.ts), so nothing here reads process.env.
+ * Makes the validated environment injectable through @nestjs/config's ConfigService (typed as
+ * AppConfig, see app-config.ts). The environment is validated by loadEnv() before Nest starts
+ * (main.ts), because the database and embedding modules are built from it; nothing here reads
+ * process.env or a .env file again.
  */
-@Global()
 @Module({})
 export class EnvModule {
   static register(env: AppEnv): DynamicModule {
+    const validated = Object.freeze({ ...env });
     return {
       module: EnvModule,
-      imports: [ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, ignoreEnvVars: true, load: [() => ({ ...env })] })],
-      providers: [{ provide: APP_ENV, useValue: Object.freeze({ ...env }) }],
-      exports: [APP_ENV],
+      imports: [ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, ignoreEnvVars: true, cache: true, load: [() => ({ ...validated })] })],
     };
   }
 }

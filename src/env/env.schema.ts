@@ -109,6 +109,15 @@ const postgresUrl: Parser<string> = (raw, name) => {
   return raw.trim();
 };
 
+/** Shortest admin token accepted (CONTRACT section 10). */
+export const MIN_ADMIN_TOKEN_LENGTH = 32;
+
+const adminToken: Parser<string> = (raw, name) => {
+  const value = raw.trim();
+  if (value.length < MIN_ADMIN_TOKEN_LENGTH) fail(name, `must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters`);
+  return value;
+};
+
 export const ENV_SCHEMA = {
   PORT: { description: 'HTTP port', default: 3050, parse: int(0, 65535) },
   HOST: { description: 'Interface to listen on', default: '0.0.0.0', parse: str },
@@ -117,8 +126,19 @@ export const ENV_SCHEMA = {
     parse: postgresUrl,
     example: '',
   },
+  DATABASE_DIRECT_URL: {
+    description:
+      'Direct PostgreSQL URL (no pooler) for migrations and the runtime-config LISTEN connection, when DATABASE_URL goes through PgBouncer; unset = DATABASE_URL',
+    parse: postgresUrl,
+    example: '',
+  },
   DATA_DIR: { description: 'Where the embedded database keeps its files (when DATABASE_URL is unset)', default: './data', parse: str },
   DATABASE_POOL_SIZE: { description: 'Maximum connections in the database pool', default: 10, parse: int(1, 200) },
+  DATABASE_PREPARED_STATEMENTS: {
+    description: 'Run the hot search statements as named prepared statements (planned once per connection); off by itself behind a pooler (DATABASE_DIRECT_URL set) and on the embedded database; set false behind PgBouncer < 1.21 without DATABASE_DIRECT_URL',
+    default: true,
+    parse: bool,
+  },
   DATABASE_STATEMENT_TIMEOUT_MS: { description: 'Per-statement timeout on PostgreSQL (0 = none)', default: 15000, parse: int(0, 600000) },
   ALLOWED_ORIGINS: {
     description: 'Comma-separated browser origins allowed by CORS',
@@ -126,8 +146,17 @@ export const ENV_SCHEMA = {
     parse: origins,
     example: 'http://localhost:3050,http://localhost:3081',
   },
+  RUNTIME_CONFIG_POLL_MS: {
+    description: 'How often each instance compares its runtime config version with the database (the fallback when a change notification is lost)',
+    default: 500,
+    parse: int(50, 60000),
+  },
   LOG_LEVEL: { description: 'debug, info, warn, error or silent', default: 'info' as const, parse: oneOf('debug', 'info', 'warn', 'error', 'silent') },
-  SHUTDOWN_TIMEOUT_MS: { description: 'How long SIGTERM waits for in-flight requests before forcing exit', default: 10000, parse: int(0, 600000) },
+  SHUTDOWN_TIMEOUT_MS: { description: 'How long SIGTERM waits for in-flight requests before cutting them and exiting 1', default: 10000, parse: int(0, 600000) },
+  HTTP_HEADERS_TIMEOUT_MS: { description: 'A client must send the request headers within this time (else 408 and the connection closes)', default: 20000, parse: int(1000, 600000) },
+  HTTP_REQUEST_TIMEOUT_MS: { description: 'A client must send the whole request within this time (0 = no limit); at least HTTP_HEADERS_TIMEOUT_MS', default: 60000, parse: int(0, 3600000) },
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: { description: 'An idle keep-alive connection is closed after this time', default: 5000, parse: int(0, 600000) },
+  HTTP_MAX_CONNECTIONS: { description: 'Open HTTP connections at most; further ones are closed on accept (0 = no limit)', default: 1024, parse: int(0, 1000000) },
   CORE_RUNTIME_CONFIG_MUTATION_ENABLED: {
     description: 'Allow PUT /v1/memories/config to change runtime settings (keep false in production)',
     default: false,
@@ -151,7 +180,11 @@ export const ENV_SCHEMA = {
     example: '',
   },
   AUDN_CANDIDATE_THRESHOLD: { description: 'Similarity at which an existing memory is a candidate for update/supersede at ingest', default: 0.7, parse: num(0, 1) },
-  DUPLICATE_THRESHOLD: { description: 'Similarity at which an ingested fact is a duplicate of a visible memory', default: 0.95, parse: num(0, 1) },
+  DUPLICATE_THRESHOLD: {
+    description: 'Similarity at which an ingested fact is a duplicate of a visible memory (unset: calibrated per provider, local 0.98, hash and openai 0.95)',
+    parse: num(0, 1),
+    example: '',
+  },
   EMBEDDING_PROVIDER: { description: 'local (offline GloVe), hash (lexical) or openai (any OpenAI-compatible endpoint)', default: 'local' as const, parse: oneOf('local', 'hash', 'openai') },
   EMBEDDING_MODEL: { description: 'Model name sent to the openai provider', default: 'text-embedding-3-small', parse: str },
   EMBEDDING_DIMENSIONS: { description: 'Vector size; must match the memories.embedding column', default: 384, parse: int(8, 4096) },
@@ -165,6 +198,16 @@ export const ENV_SCHEMA = {
   LLM_API_KEY: { description: 'API key for the chat endpoint', parse: str, example: '' },
   LLM_TIMEOUT_MS: { description: 'Timeout of one chat-completions request', default: 20000, parse: int(100, 600000) },
   QUERY_EMBEDDING_CACHE_SIZE: { description: 'Entries in the LRU cache of query embeddings', default: 1000, parse: int(0, 1000000) },
+  AUTH_MODE: {
+    description: 'off (scope taken from the request parameters) or api_key (every /v1 route needs an API key; see Securing a deployment)',
+    default: 'off' as const,
+    parse: oneOf('off', 'api_key'),
+  },
+  ATRIUM_ADMIN_TOKEN: {
+    description: 'Bearer token of the /v1/admin routes (at least 32 characters); required with AUTH_MODE=api_key, unset = no admin routes',
+    parse: adminToken,
+    example: '',
+  },
 } satisfies Record<string, VarSpec<unknown>>;
 
 type Schema = typeof ENV_SCHEMA;
@@ -191,11 +234,20 @@ export function loadEnv(source: EnvSource): AppEnv {
     result[name] = spec.parse(raw, name);
   }
   const env = result as AppEnv;
+  if (env.DATABASE_DIRECT_URL && !env.DATABASE_URL) {
+    fail('DATABASE_DIRECT_URL', 'needs DATABASE_URL (it is the direct route to the same database)');
+  }
   if (env.EMBEDDING_PROVIDER === 'openai' && !env.EMBEDDING_BASE_URL) {
     fail('EMBEDDING_BASE_URL', 'is required when EMBEDDING_PROVIDER=openai');
   }
+  if (env.HTTP_REQUEST_TIMEOUT_MS > 0 && env.HTTP_REQUEST_TIMEOUT_MS < env.HTTP_HEADERS_TIMEOUT_MS) {
+    fail('HTTP_REQUEST_TIMEOUT_MS', `must be 0 or at least HTTP_HEADERS_TIMEOUT_MS (${env.HTTP_HEADERS_TIMEOUT_MS})`);
+  }
   if (env.LLM_PROVIDER === 'openai' && !env.LLM_BASE_URL) {
     fail('LLM_BASE_URL', 'is required when LLM_PROVIDER=openai');
+  }
+  if (env.AUTH_MODE === 'api_key' && !env.ATRIUM_ADMIN_TOKEN) {
+    fail('ATRIUM_ADMIN_TOKEN', `is required (at least ${MIN_ADMIN_TOKEN_LENGTH} characters) when AUTH_MODE=api_key`);
   }
   return env;
 }

@@ -1,5 +1,6 @@
-import type { SanitizerFinding } from './sanitizer/sanitizer.types';
+import type { GateFinding } from './classifier/assess-input';
 import type { LessonSeverity, NewLesson } from './lesson.types';
+import { assertNever } from '../common/errors/domain-error';
 
 /** CONTRACT section 6: a pattern holds at most 200 characters of the content, plus the reason. */
 export const PATTERN_CONTENT_CHARS = 200;
@@ -31,7 +32,12 @@ export function trustSeverity(trustScore: number): LessonSeverity {
   return trustScore < HIGH_SEVERITY_TRUST ? 'high' : 'medium';
 }
 
-export function injectionLesson(ctx: WriteContext, content: string, findings: SanitizerFinding[]): NewLesson {
+/**
+ * One lesson for one blocked input: severity counts the block findings of the whole input
+ * (each rule once, the classifier once per sentence it flagged that no rule explains), and the
+ * metadata says which said what (`source` rule or classifier, with the classifier's score).
+ */
+export function injectionLesson(ctx: WriteContext, content: string, findings: readonly GateFinding[]): NewLesson {
   const blocking = findings.filter((f) => f.severity === 'block');
   const rules = blocking.map((f) => f.ruleId);
   const text = extract(content);
@@ -43,8 +49,19 @@ export function injectionLesson(ctx: WriteContext, content: string, findings: Sa
     sourceMemoryIds: [],
     sourceQuery: null,
     severity: injectionSeverity(blocking.length),
-    metadata: { rules, findings: findings.map((f) => ({ ruleId: f.ruleId, severity: f.severity })), ...where(ctx) },
+    metadata: { rules, findings: findings.map(describeFinding), ...where(ctx) },
   };
+}
+
+function describeFinding(finding: GateFinding): Record<string, unknown> {
+  switch (finding.source) {
+    case 'rule':
+      return { ruleId: finding.ruleId, severity: finding.severity, source: 'rule' };
+    case 'classifier':
+      return { ruleId: finding.ruleId, severity: finding.severity, source: 'classifier', score: finding.score, threshold: finding.threshold };
+    default:
+      return assertNever(finding);
+  }
 }
 
 export function trustLesson(

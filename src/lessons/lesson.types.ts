@@ -1,3 +1,5 @@
+import type { LessonCheckWire } from '../client/wire-types';
+
 export const LESSON_TYPES = ['injection_blocked', 'trust_violation', 'contradiction_pattern', 'false_memory', 'user_reported'] as const;
 export type LessonType = (typeof LESSON_TYPES)[number];
 
@@ -20,10 +22,5 @@ export interface NewLesson {
   metadata: Record<string, unknown>;
 }
 
-/** The search response block (CONTRACT section 6), snake_case on the wire. */
-export interface LessonCheck {
-  safe: boolean;
-  warnings: string[];
-  highest_severity: LessonSeverity | 'none';
-  matched_count: number;
-}
+/** The search response block (CONTRACT section 6), declared once in src/client/wire-types.ts. */
+export type LessonCheck = LessonCheckWire;

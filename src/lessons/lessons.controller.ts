@@ -2,8 +2,10 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 
-import { DomainError } from '../common/errors/domain-error';
-import { ApiErrors, ApiInternalError } from '../openapi/api-errors';
+import { userIdForPrincipal } from '../auth/bind-scope';
+import { CallerActor, CallerPrincipal } from '../auth/caller.decorator';
+import type { Actor, Principal } from '../auth/principal';
+import { ApiErrors, ApiInternalError, ApiKeyAuth } from '../openapi/api-errors';
 import { LessonListDoc, LessonReportedDoc, LessonRetiredDoc, LessonStatsDoc } from '../openapi/lesson.responses';
 import { LessonIdParams, LessonUserQueryDto, ReportLessonDto, ReportLessonQueryDto } from './lessons.dto';
 import { LessonsService } from './lessons.service';
@@ -13,6 +15,7 @@ const USER_ID_ERROR = 'user_id (string) is required';
 /** User-scoped lesson routes (spec 4.6, CONTRACT section 6). Registered before /v1/memories/:id. */
 @ApiTags('Lessons')
 @ApiInternalError()
+@ApiKeyAuth()
 @Controller('v1/memories/lessons')
 export class LessonsController {
   constructor(private readonly lessons: LessonsService) {}
@@ -24,16 +27,16 @@ export class LessonsController {
   })
   @ApiOkResponse({ type: LessonListDoc, description: 'Active lessons, newest first (empty while lessons are off).' })
   @ApiErrors({ 400: [USER_ID_ERROR] })
-  list(@Query() q: LessonUserQueryDto) {
-    return this.lessons.list(q.user_id);
+  list(@Query() q: LessonUserQueryDto, @CallerPrincipal() principal: Principal) {
+    return this.lessons.list(userIdForPrincipal(principal, q.user_id, 'read'));
   }
 
   @Get('stats')
   @ApiOperation({ summary: 'Count active lessons by type' })
   @ApiOkResponse({ type: LessonStatsDoc, description: 'Counts of active lessons (`{total_active: 0, by_type: {}}` while lessons are off).' })
   @ApiErrors({ 400: [USER_ID_ERROR] })
-  stats(@Query() q: LessonUserQueryDto) {
-    return this.lessons.stats(q.user_id);
+  stats(@Query() q: LessonUserQueryDto, @CallerPrincipal() principal: Principal) {
+    return this.lessons.stats(userIdForPrincipal(principal, q.user_id, 'read'));
   }
 
   /** 201 {lesson_id}; 200 {lesson_id: null} while lessons are off (nothing written). */
@@ -55,14 +58,21 @@ export class LessonsController {
     body: true,
     embeds: true,
   })
-  async report(@Query() q: ReportLessonQueryDto, @Body() dto: ReportLessonDto, @Res({ passthrough: true }) res: Response) {
-    const userId = q.user_id ?? dto.user_id;
-    if (!userId) throw new DomainError('VALIDATION_FAILED', 'user_id (string) is required');
-    const result = await this.lessons.report(userId, {
-      pattern: dto.pattern,
-      sourceMemoryIds: dto.source_memory_ids ?? [],
-      severity: dto.severity,
-    });
+  async report(
+    @Query() q: ReportLessonQueryDto,
+    @Body() dto: ReportLessonDto,
+    @Res({ passthrough: true }) res: Response,
+    @CallerPrincipal() principal: Principal,
+    @CallerActor() actor: Actor,
+  ) {
+    // Both places are bound to the key: a body user_id that disagrees is refused even when the query has one.
+    if (q.user_id !== undefined && dto.user_id !== undefined) userIdForPrincipal(principal, dto.user_id, 'report');
+    const userId = userIdForPrincipal(principal, q.user_id ?? dto.user_id, 'report');
+    const result = await this.lessons.report(
+      userId,
+      { pattern: dto.pattern, sourceMemoryIds: dto.source_memory_ids ?? [], severity: dto.severity },
+      actor,
+    );
     if (result.lesson_id === null) res.status(200);
     return result;
   }
@@ -74,7 +84,7 @@ export class LessonsController {
   })
   @ApiOkResponse({ type: LessonRetiredDoc, description: 'Retired (`{success: false}` while lessons are off).' })
   @ApiErrors({ 400: ['id must be a valid UUID', USER_ID_ERROR], 404: ['Lesson not found'] })
-  retire(@Param() p: LessonIdParams, @Query() q: LessonUserQueryDto) {
-    return this.lessons.retire(q.user_id, p.id);
+  retire(@Param() p: LessonIdParams, @Query() q: LessonUserQueryDto, @CallerPrincipal() principal: Principal, @CallerActor() actor: Actor) {
+    return this.lessons.retire(userIdForPrincipal(principal, q.user_id, 'manage'), p.id, actor);
   }
 }

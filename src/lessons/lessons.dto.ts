@@ -1,34 +1,32 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, IsUUID, Length } from 'class-validator';
 
-import { LowerCase, LowerCaseEach } from '../common/validation/transforms';
+import { IsUserId, LowerCase, LowerCaseEach } from '../common/validation/transforms';
 import { USER_ID_SCHEMA, UUID_EXAMPLE } from '../openapi/scope.schema';
 import { LESSON_SEVERITIES, type LessonSeverity } from './lesson.types';
 
-const USER_ID_MESSAGE = 'user_id (string) is required';
 const SOURCE_MEMORY_IDS_MAX = 100;
 
+/** Required without an API key; with one it may be left out (the key's user) and must match. */
 export class LessonUserQueryDto {
-  @ApiProperty(USER_ID_SCHEMA)
-  @IsString({ message: USER_ID_MESSAGE })
-  @Length(1, 256, { message: USER_ID_MESSAGE })
-  user_id: string;
+  @ApiPropertyOptional({ ...USER_ID_SCHEMA, description: "The user. Required unless an API key says it (AUTH_MODE=api_key: the key's user; another is 403)." })
+  @IsOptional()
+  @IsUserId()
+  user_id?: string;
 }
 
 /** user_id may come in the query string or in the body; the query wins. */
 export class ReportLessonQueryDto {
   @ApiPropertyOptional({ ...USER_ID_SCHEMA, description: 'The user the lesson is for. Required here or in the body; the query string wins.' })
   @IsOptional()
-  @IsString({ message: USER_ID_MESSAGE })
-  @Length(1, 256, { message: USER_ID_MESSAGE })
+  @IsUserId()
   user_id?: string;
 }
 
 export class ReportLessonDto {
   @ApiPropertyOptional({ ...USER_ID_SCHEMA, description: 'Used when the query string has no user_id.' })
   @IsOptional()
-  @IsString({ message: USER_ID_MESSAGE })
-  @Length(1, 256, { message: USER_ID_MESSAGE })
+  @IsUserId()
   user_id?: string;
 
   @ApiProperty({

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 
+import type { Actor } from '../auth/principal';
+import { MemoryAccess } from '../database/access/memory-access';
 import { toVectorLiteral } from '../database/vector';
 import { LessonEntity } from './lesson.entity';
 import type { LessonSeverity, LessonType, NewLesson } from './lesson.types';
@@ -16,19 +16,42 @@ export interface LessonMatch {
   similarity: number;
 }
 
-/** Lessons are user-scoped: every statement filters by user_id first. */
+export type { LessonGate } from '../database/access/search-statement';
+
+/**
+ * The cosine distance at which a lesson matches a similarity threshold, with a hair of
+ * tolerance so a similarity of exactly the threshold (float32 storage) still matches.
+ */
+export const lessonMaxDistance = (threshold: number): number => 1 - threshold + 1e-7;
+
+/** The upsert clause of an automatic lesson (unique active pattern per user and type). */
+const MERGE_REPEAT = `ON CONFLICT (user_id, lesson_type, md5(pattern)) WHERE active AND lesson_type <> 'user_reported'
+  DO UPDATE SET
+    metadata = lessons.metadata || jsonb_build_object(
+      'occurrences', COALESCE((lessons.metadata->>'occurrences')::int, 1) + 1,
+      'last_seen_at', to_jsonb(now())),
+    source_memory_ids = (SELECT COALESCE(array_agg(DISTINCT x), '{}') FROM unnest(lessons.source_memory_ids || EXCLUDED.source_memory_ids) AS x),
+    severity = CASE WHEN array_position(ARRAY['low','medium','high','critical'], EXCLUDED.severity)
+                       > array_position(ARRAY['low','medium','high','critical'], lessons.severity)
+                    THEN EXCLUDED.severity ELSE lessons.severity END`;
+
+/**
+ * Lessons are user-scoped: every statement goes through MemoryAccess, which binds the user as
+ * `$1` (userQuery refuses SQL without `user_id = $1`) or as a builder condition.
+ */
 @Injectable()
 export class LessonsRepository {
-  constructor(@InjectRepository(LessonEntity) private readonly lessons: Repository<LessonEntity>) {}
+  constructor(private readonly access: MemoryAccess) {}
 
   /**
    * Store a lesson. An automatic lesson whose pattern is already active for the user is
    * counted on the existing row (occurrences, last_seen_at, the higher severity) instead.
+   * Either way one audit event (`lesson.reported` or `lesson.recorded`) in the same transaction.
    */
-  async insert(lesson: NewLesson, embedding: readonly number[]): Promise<string> {
+  async insert(lesson: NewLesson, embedding: readonly number[], embeddedBy: string, actor: Actor): Promise<string> {
+    const id = randomUUID();
     const params = [
-      randomUUID(),
-      lesson.userId,
+      id,
       lesson.lessonType,
       lesson.pattern,
       toVectorLiteral(embedding),
@@ -36,69 +59,72 @@ export class LessonsRepository {
       lesson.sourceQuery,
       lesson.severity,
       JSON.stringify({ ...lesson.metadata, occurrences: 1 }),
+      embeddedBy,
     ];
-    const insert = `INSERT INTO lessons (id, user_id, lesson_type, pattern, embedding, source_memory_ids, source_query, severity, metadata)
-                    VALUES ($1, $2, $3, $4, CAST($5 AS vector), CAST($6 AS uuid[]), $7, $8, CAST($9 AS jsonb))`;
-    if (lesson.lessonType === 'user_reported') {
-      await this.lessons.query(insert, params);
-      return params[0] as string;
-    }
-    const rows: { id: string }[] = await this.lessons.query(
-      `${insert}
-       ON CONFLICT (user_id, lesson_type, md5(pattern)) WHERE active AND lesson_type <> 'user_reported'
-       DO UPDATE SET
-         metadata = lessons.metadata || jsonb_build_object(
-           'occurrences', COALESCE((lessons.metadata->>'occurrences')::int, 1) + 1,
-           'last_seen_at', to_jsonb(now())),
-         source_memory_ids = (SELECT COALESCE(array_agg(DISTINCT x), '{}') FROM unnest(lessons.source_memory_ids || EXCLUDED.source_memory_ids) AS x),
-         severity = CASE WHEN array_position(ARRAY['low','medium','high','critical'], EXCLUDED.severity)
-                            > array_position(ARRAY['low','medium','high','critical'], lessons.severity)
-                         THEN EXCLUDED.severity ELSE lessons.severity END
-       RETURNING id`,
-      params,
-    );
-    return rows[0].id;
+    // Automatic lessons count repeats on the active row with the same pattern; user reports never merge.
+    const merge = lesson.lessonType === 'user_reported' ? '' : MERGE_REPEAT;
+    return this.access.transaction(async (tx) => {
+      const rows = await tx.userQuery<{ id: string }>(
+        lesson.userId,
+        `INSERT INTO lessons (user_id, id, lesson_type, pattern, embedding, source_memory_ids, source_query, severity, metadata, embedded_by)
+         VALUES ($1, $2, $3, $4, CAST($5 AS vector), CAST($6 AS uuid[]), $7, $8, CAST($9 AS jsonb), $10)
+         ${merge}
+         RETURNING id`,
+        params,
+      );
+      await tx.audit(actor, {
+        action: lesson.lessonType === 'user_reported' ? 'lesson.reported' : 'lesson.recorded',
+        userId: lesson.userId,
+        workspaceId: typeof lesson.metadata.workspaceId === 'string' ? lesson.metadata.workspaceId : null,
+        agentId: typeof lesson.metadata.agentId === 'string' ? lesson.metadata.agentId : null,
+        targetId: rows[0].id,
+        detail: { lesson_type: lesson.lessonType, severity: lesson.severity },
+      });
+      return rows[0].id;
+    });
   }
 
   async listActive(userId: string): Promise<LessonEntity[]> {
-    return this.lessons
-      .createQueryBuilder('l')
-      .andWhere('l.user_id = :userId AND l.active', { userId })
+    return this.access
+      .lessons(userId)
+      .andWhere('l.active')
       .orderBy('l.created_at', 'DESC')
       .addOrderBy('l.id', 'DESC')
       .getMany();
   }
 
   async countsByType(userId: string): Promise<{ lesson_type: LessonType; n: number }[]> {
-    return this.lessons.query(
-      'SELECT lesson_type, count(*)::int AS n FROM lessons WHERE user_id = $1 AND active GROUP BY lesson_type',
-      [userId],
-    );
+    return this.access.userQuery(userId, 'SELECT lesson_type, count(*)::int AS n FROM lessons WHERE user_id = $1 AND active GROUP BY lesson_type');
   }
 
   /** Retire (active = false), keeping the row for audit. False when no active lesson of the user has that id. */
-  async retire(userId: string, id: string): Promise<boolean> {
-    const rows: { n: number }[] = await this.lessons.query(
-      `WITH retired AS (
-         UPDATE lessons SET active = false, retired_at = now()
-          WHERE user_id = $1 AND id = $2 AND active
-          RETURNING 1)
-       SELECT count(*)::int AS n FROM retired`,
-      [userId, id],
-    );
-    return rows[0].n > 0;
+  async retire(userId: string, id: string, actor: Actor): Promise<boolean> {
+    return this.access.transaction(async (tx) => {
+      const rows = await tx.userQuery<{ n: number }>(
+        userId,
+        `WITH retired AS (
+           UPDATE lessons SET active = false, retired_at = now()
+            WHERE user_id = $1 AND id = $2 AND active
+            RETURNING 1)
+         SELECT count(*)::int AS n FROM retired`,
+        [id],
+      );
+      if (rows[0].n === 0) return false;
+      await tx.audit(actor, { action: 'lesson.retired', userId, targetId: id });
+      return true;
+    });
   }
 
   /** The user's active lessons within `threshold` cosine similarity of the vector, closest first. */
   async matchActive(userId: string, embedding: readonly number[], threshold: number, limit: number): Promise<LessonMatch[]> {
-    const rows: LessonMatch[] = await this.lessons.query(
+    const rows = await this.access.userQuery<LessonMatch>(
+      userId,
       `SELECT id, lesson_type, pattern, severity, 1 - (embedding <=> CAST($2 AS vector)) AS similarity
          FROM lessons
         WHERE user_id = $1 AND active AND (embedding <=> CAST($2 AS vector)) <= $3
         ORDER BY embedding <=> CAST($2 AS vector), id
         LIMIT $4`,
-      // A hair of tolerance so a similarity of exactly the threshold (float32 storage) still matches.
-      [userId, toVectorLiteral(embedding), 1 - threshold + 1e-7, limit],
+      [toVectorLiteral(embedding), lessonMaxDistance(threshold), limit],
     );
     return rows.map((r) => ({ ...r, similarity: Number(r.similarity) }));
   }

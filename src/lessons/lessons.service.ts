@@ -1,12 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 
+import type { Actor } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
 import { EmbeddingService } from '../embeddings/embedding.service';
 import { MetricsService } from '../metrics/metrics.service';
 import { SettingsService } from '../settings/settings.service';
 import type { LessonEntity } from './lesson.entity';
 import { LESSON_TYPES, severityRank, type LessonCheck, type LessonSeverity, type NewLesson } from './lesson.types';
-import { LessonsRepository } from './lessons.repository';
+import { lessonMaxDistance, LessonsRepository, type LessonGate, type LessonMatch } from './lessons.repository';
 
 /** Spec 4.7: at most three matches are used. */
 export const LESSON_MATCH_LIMIT = 3;
@@ -60,12 +61,12 @@ export class LessonsService {
   }
 
   /** Store lessons (one embedding batch). Returns their ids, or [] while lessons are off. */
-  async record(lessons: NewLesson[]): Promise<string[]> {
+  async record(lessons: NewLesson[], actor: Actor): Promise<string[]> {
     if (!this.enabled || lessons.length === 0) return [];
     const vectors = await this.embeddings.embedDocuments(lessons.map((l) => l.embedText));
     const ids: string[] = [];
     for (let i = 0; i < lessons.length; i++) {
-      ids.push(await this.repository.insert(lessons[i], vectors[i]));
+      ids.push(await this.repository.insert(lessons[i], vectors[i], this.embeddings.identity, actor));
       this.metrics.lessonsRecorded.inc({ type: lessons[i].lessonType });
     }
     this.logger.log({ msg: 'lessons recorded', types: lessons.map((l) => l.lessonType), count: ids.length });
@@ -75,6 +76,7 @@ export class LessonsService {
   async report(
     userId: string,
     input: { pattern: string; sourceMemoryIds: string[]; severity?: LessonSeverity },
+    actor: Actor,
   ): Promise<{ lesson_id: string | null }> {
     if (!this.enabled) return { lesson_id: null };
     const [id] = await this.record([
@@ -88,7 +90,7 @@ export class LessonsService {
         severity: input.severity ?? 'high',
         metadata: { reportedBy: 'user' },
       },
-    ]);
+    ], actor);
     return { lesson_id: id ?? null };
   }
 
@@ -109,9 +111,9 @@ export class LessonsService {
     return { total_active: total, by_type: byType };
   }
 
-  async retire(userId: string, id: string): Promise<{ success: boolean }> {
+  async retire(userId: string, id: string, actor: Actor): Promise<{ success: boolean }> {
     if (!this.enabled) return { success: false };
-    if (!(await this.repository.retire(userId, id))) throw new DomainError('LESSON_NOT_FOUND');
+    if (!(await this.repository.retire(userId, id, actor))) throw new DomainError('LESSON_NOT_FOUND');
     return { success: true };
   }
 
@@ -122,7 +124,21 @@ export class LessonsService {
   async check(userId: string, queryEmbedding: readonly number[]): Promise<LessonCheck | null> {
     if (!this.enabled) return null;
     const threshold = this.settings.current().lessonSimilarityThreshold;
-    const matches = await this.repository.matchActive(userId, queryEmbedding, threshold, LESSON_MATCH_LIMIT);
+    return this.summarize(await this.repository.matchActive(userId, queryEmbedding, threshold, LESSON_MATCH_LIMIT));
+  }
+
+  /**
+   * The check as part of a search statement (search/fast runs it in the statement that
+   * retrieves): the largest cosine distance that matches and how many matches count. Null
+   * while lessons are off.
+   */
+  gate(): LessonGate | null {
+    if (!this.enabled) return null;
+    return { maxDistance: lessonMaxDistance(this.settings.current().lessonSimilarityThreshold), limit: LESSON_MATCH_LIMIT };
+  }
+
+  /** The response block for the lessons a check matched (closest first). */
+  summarize(matches: readonly LessonMatch[]): LessonCheck {
     let highest: LessonSeverity | 'none' = 'none';
     for (const m of matches) if (severityRank(m.severity) > severityRank(highest)) highest = m.severity;
     return {

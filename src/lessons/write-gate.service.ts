@@ -1,13 +1,15 @@
 import { Injectable } from '@nestjs/common';
 
 import { AgentsService } from '../agents/agents.service';
+import type { Actor } from '../auth/principal';
 import type { MemoryScope } from '../common/scope/memory-scope';
 import { MetricsService } from '../metrics/metrics.service';
 import { SettingsService } from '../settings/settings.service';
+import { assessInput, factIsBlocked, type GateFinding, type InputAssessment } from './classifier/assess-input';
+import { judgeText, shippedModel } from './classifier/write-gate-model';
 import { injectionLesson, trustLesson, type WriteContext } from './lesson-patterns';
 import type { NewLesson } from './lesson.types';
 import { LessonsService } from './lessons.service';
-import { sanitizeInput } from './sanitizer/sanitize-input';
 import { sourceTrust } from './trust';
 
 export type GateVerdict =
@@ -16,10 +18,15 @@ export type GateVerdict =
 
 /**
  * The write-security gate, run on every write path (ingest, ingest/quick, verbatim writes;
- * user and workspace scope) while `trust_scoring_enabled` is on. Each fact is sanitized and
- * given a trust score (the source's, and in a workspace the lower of that and the writing
- * agent's level). Blocked or low-trust facts are rejected, and each rejection is recorded as
- * a lesson for the user.
+ * user and workspace scope) while `trust_scoring_enabled` is on.
+ *
+ * The whole input is assessed first (`assess`, before extraction and before any LLM sees it):
+ * rules and classifier over each sentence and the whole text. A fact from a blocked sentence,
+ * or from a sentence continuing the blocked instruction, is rejected, and the input gets one
+ * `injection_blocked` lesson whose severity counts the block findings of the whole input.
+ * Every fact is then judged on its own as well (LLM facts are paraphrases the input assessment
+ * cannot place) and given a trust score: the source's, and in a workspace the lower of that
+ * and the writing agent's level. Rejections are recorded as lessons for the user.
  */
 @Injectable()
 export class WriteGateService {
@@ -30,9 +37,14 @@ export class WriteGateService {
     private readonly metrics: MetricsService,
   ) {}
 
-  async screen(scope: MemoryScope, sourceSite: string, facts: readonly string[]): Promise<GateVerdict[]> {
+  /** The whole raw input judged before extraction; null while trust scoring is off. */
+  assess(text: string): InputAssessment | null {
+    return this.settings.current().trustScoringEnabled ? assessInput(text, shippedModel()) : null;
+  }
+
+  async screen(scope: MemoryScope, sourceSite: string, facts: readonly string[], input: InputAssessment | null, actor: Actor): Promise<GateVerdict[]> {
     const config = this.settings.current();
-    if (!config.trustScoringEnabled) return facts.map(() => ({ accepted: true, trustScore: 1 }));
+    if (!config.trustScoringEnabled || input === null) return facts.map(() => ({ accepted: true, trustScore: 1 }));
 
     const agentTrust = scope.kind === 'workspace' ? await this.agents.trustLevel(scope.userId, scope.agentId) : null;
     const ctx: WriteContext = {
@@ -41,13 +53,17 @@ export class WriteGateService {
       ...(scope.kind === 'workspace' ? { workspaceId: scope.workspaceId, agentId: scope.agentId } : {}),
     };
     const toRecord: NewLesson[] = [];
+    const inputFindings: GateFinding[] = [...input.findings];
     const verdicts = facts.map((fact): GateVerdict => {
-      const sanitized = sanitizeInput(fact);
-      if (sanitized.blocked) {
-        toRecord.push(injectionLesson(ctx, fact, sanitized.findings));
+      if (factIsBlocked(input, fact)) return { accepted: false, reason: 'injection', trustScore: 0 };
+      const judged = judgeText(fact);
+      if (judged.blocked) {
+        // One lesson per input: a blocked input's lesson takes this fact's findings too.
+        if (input.blocked) inputFindings.push(...judged.findings.filter((f) => !inputFindings.some((known) => known.ruleId === f.ruleId && f.source === 'rule')));
+        else toRecord.push(injectionLesson(ctx, fact, judged.findings));
         return { accepted: false, reason: 'injection', trustScore: 0 };
       }
-      const source = sourceTrust(sourceSite, sanitized, config.trustedSourceSites);
+      const source = sourceTrust(sourceSite, judged.sanitized, config.trustedSourceSites);
       const score = agentTrust === null ? source : Math.min(source, agentTrust);
       if (score < config.trustScoreMinThreshold) {
         toRecord.push(trustLesson(ctx, fact, { score, source, agent: agentTrust, threshold: config.trustScoreMinThreshold }));
@@ -55,13 +71,12 @@ export class WriteGateService {
       }
       return { accepted: true, trustScore: score };
     });
+    if (input.blocked) {
+      const attack = input.segments.filter((segment) => segment.blocked).map((segment) => segment.flat).join(' ');
+      toRecord.unshift(injectionLesson(ctx, attack, inputFindings));
+    }
     for (const verdict of verdicts) if (!verdict.accepted) this.metrics.writesRejected.inc({ reason: verdict.reason });
-    await this.lessons.record(toRecord);
+    await this.lessons.record(toRecord, actor);
     return verdicts;
-  }
-
-  /** Whether a whole text is safe to hand to the LLM (no recording: the per-fact pass records). */
-  isSafeForModel(text: string): boolean {
-    return !this.settings.current().trustScoringEnabled || !sanitizeInput(text).blocked;
   }
 }

@@ -2,19 +2,22 @@ import { Body, Controller, Delete, Get, Param, Post, Query, Res, UseGuards } fro
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 
+import { CallerActor } from '../auth/caller.decorator';
+import type { Actor } from '../auth/principal';
 import type { MemoryScope } from '../common/scope/memory-scope';
 import { Scope } from '../common/scope/scope.pipe';
 import { WorkspaceAgentGuard } from '../common/scope/workspace-agent.guard';
-import { ApiErrors, ApiInternalError, SCOPE_ERRORS } from '../openapi/api-errors';
+import { ApiErrors, ApiInternalError, ApiKeyAuth, SCOPE_ERRORS, SCOPE_MISMATCH_MESSAGE } from '../openapi/api-errors';
 import { GrantDoc, GrantListDoc, SuccessDoc } from '../openapi/memory.responses';
 import { CreateGrantDto, GrantParams, MemoryIdParams, OwnerScopeQueryDto } from './dto/memory-id.dto';
 import { GrantsService } from './grants.service';
 
 const OWNER_ERRORS = ['id must be a valid UUID', ...SCOPE_ERRORS, 'workspace_id is required: grants exist only for workspace memories'];
-const NOT_OWNER = ['Only the owning agent may manage grants'];
+const NOT_OWNER = ['Only the owning agent may manage grants', SCOPE_MISMATCH_MESSAGE];
 
 @ApiTags('Grants')
 @ApiInternalError()
+@ApiKeyAuth()
 @Controller('v1/memories/:id/grants')
 @UseGuards(WorkspaceAgentGuard)
 export class GrantsController {
@@ -40,8 +43,9 @@ export class GrantsController {
     @Param() p: MemoryIdParams,
     @Body() dto: CreateGrantDto,
     @Res({ passthrough: true }) res: Response,
+    @CallerActor() actor: Actor,
   ) {
-    const { created, body } = await this.grants.grant(scope, p.id, dto.grantee_agent_id);
+    const { created, body } = await this.grants.grant(scope, p.id, dto.grantee_agent_id, actor);
     res.status(created ? 201 : 200);
     return body;
   }
@@ -62,7 +66,7 @@ export class GrantsController {
     403: NOT_OWNER,
     404: ['Memory not found', 'Grant not found'],
   })
-  revoke(@Scope() scope: MemoryScope, @Param() p: GrantParams, @Query() _q: OwnerScopeQueryDto) {
-    return this.grants.revoke(scope, p.id, p.grantee_agent_id);
+  revoke(@Scope() scope: MemoryScope, @Param() p: GrantParams, @Query() _q: OwnerScopeQueryDto, @CallerActor() actor: Actor) {
+    return this.grants.revoke(scope, p.id, p.grantee_agent_id, actor);
   }
 }

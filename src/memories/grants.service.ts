@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
+import type { Actor } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
 import type { MemoryScope, WorkspaceScope } from '../common/scope/memory-scope';
 import { GrantsRepository } from './grants.repository';
@@ -22,7 +23,7 @@ export class GrantsService {
 
   /** 404 when the caller cannot see the memory, 403 when it sees but does not own it. */
   private async notOwner(scope: WorkspaceScope, memoryId: string): Promise<never> {
-    const visible = await this.memories.findVisibleById({ ...scope, agentScope: { kind: 'all' } }, memoryId);
+    const visible = await this.memories.findForWriter(scope, memoryId);
     throw visible ? new DomainError('NOT_MEMORY_OWNER', 'Only the owning agent may manage grants') : new DomainError('MEMORY_NOT_FOUND');
   }
 
@@ -30,9 +31,10 @@ export class GrantsService {
     rawScope: MemoryScope,
     memoryId: string,
     granteeAgentId: string,
+    actor: Actor,
   ): Promise<{ created: boolean; body: { memory_id: string; grantee_agent_id: string; created_at: string } }> {
     const scope = requireWorkspace(rawScope);
-    const result = await this.grants.grant(scope, memoryId, granteeAgentId);
+    const result = await this.grants.grant(scope, memoryId, granteeAgentId, actor);
     if (result === 'not_owner_or_missing') return this.notOwner(scope, memoryId);
     if (result === 'not_restricted') {
       throw new DomainError('CONFLICT', 'Grants apply only to restricted memories: set visibility to restricted first');
@@ -51,9 +53,9 @@ export class GrantsService {
     return { grants, count: grants.length };
   }
 
-  async revoke(rawScope: MemoryScope, memoryId: string, granteeAgentId: string): Promise<{ success: true }> {
+  async revoke(rawScope: MemoryScope, memoryId: string, granteeAgentId: string, actor: Actor): Promise<{ success: true }> {
     const scope = requireWorkspace(rawScope);
-    const result = await this.grants.revoke(scope, memoryId, granteeAgentId);
+    const result = await this.grants.revoke(scope, memoryId, granteeAgentId, actor);
     if (result === 'not_owner_or_missing') return this.notOwner(scope, memoryId);
     if (result === 'no_grant') throw new DomainError('GRANT_NOT_FOUND');
     return { success: true };

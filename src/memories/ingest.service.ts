@@ -2,46 +2,70 @@ import { randomUUID } from 'node:crypto';
 
 import { Injectable } from '@nestjs/common';
 
+import type { Actor } from '../auth/principal';
 import { assertNever, DomainError } from '../common/errors/domain-error';
+import type { IngestResponseWire } from '../client/wire-types';
 import type { MemoryScope } from '../common/scope/memory-scope';
+import type { VisibilityMode } from '../database/visibility';
 import { EmbeddingService } from '../embeddings/embedding.service';
-import { cosine } from '../embeddings/vector-math';
 import { contradictionLesson, CONTRADICTION_CONFIDENCE_THRESHOLD } from '../lessons/lesson-patterns';
 import type { NewLesson } from '../lessons/lesson.types';
 import { LessonsService } from '../lessons/lessons.service';
+import type { InputAssessment } from '../lessons/classifier/assess-input';
 import { WriteGateService } from '../lessons/write-gate.service';
 import { SettingsService } from '../settings/settings.service';
 import type { IngestDto, QuickIngestDto } from './dto/ingest.dto';
 import { extractFacts, type ExtractedFact } from './fact-extractor';
-import { LlmPlanner, type Decision } from './llm-planner';
+import { contradicts, emptyTally, isDuplicate, relevantCandidates, type IngestDecision, type IngestTally } from './ingest-steps';
+import { LlmPlanner } from './llm-planner';
 import { MemoriesRepository, type NewMemory } from './memories.repository';
-import type { MemoryVisibility } from './memory.entity';
+import { VectorSearch } from './vector-search';
 
-export interface IngestResponse {
-  episode_id: string;
-  facts_extracted: number;
-  memories_stored: number;
-  memories_updated: number;
-  memories_deleted: number;
-  memories_skipped: number;
-  stored_memory_ids: string[];
-  updated_memory_ids: string[];
-}
+/** The route's answer (declared once, in src/client/wire-types.ts). */
+export type IngestResponse = IngestResponseWire;
 
 /** How many visible neighbours a new fact is compared with. */
 const CANDIDATES = 5;
 
+/** Where the rows of one ingest call go: tenant columns and provenance shared by every row. */
+interface WriteTarget {
+  scope: MemoryScope;
+  /** Who is writing (key and request id), for the audit events of every change. */
+  actor: Actor;
+  dto: IngestDto;
+  episodeId: string;
+  columns: { workspaceId: string | null; agentId: string | null; visibility: VisibilityMode | null };
+  /** Which embedder makes this write's vectors (stored beside each one). */
+  embeddedBy: string;
+}
+
+/** A fact that passed the gate, with its trust score and vector. */
+interface AcceptedFact {
+  fact: ExtractedFact;
+  trustScore: number;
+  vector: number[];
+}
+
+/** What one ingest call is building: the response, the new rows and the lessons to record. */
+interface IngestBatch {
+  tally: IngestTally;
+  newRows: NewMemory[];
+  contradictions: NewLesson[];
+}
+
 /**
- * The write path: episode, facts, the write-security gate, embeddings, de-duplication and
- * (with an LLM) ADD/UPDATE/SUPERSEDE/DELETE/NOOP decisions over what the writer can see,
- * then the writes. A workspace write belongs to the calling agent and defaults to
- * `workspace` visibility. Mutations only reach rows the writer may mutate (forMutation in
- * database/visibility.ts); a decision that cannot apply becomes an ADD.
+ * The write path, as a pipeline of named steps: record the episode, screen the facts with
+ * the write-security gate, embed what passed, decide per fact (duplicate, or the LLM's
+ * ADD/UPDATE/SUPERSEDE/DELETE/NOOP over what the writer can see), apply each decision, then
+ * store the new rows and the contradiction lessons. A workspace write belongs to the calling
+ * agent and defaults to `workspace` visibility. Mutations reach only the rows the
+ * `ingest-mutation` purpose allows (database/visibility.ts); one that cannot apply becomes an ADD.
  */
 @Injectable()
 export class IngestService {
   constructor(
     private readonly repository: MemoriesRepository,
+    private readonly search: VectorSearch,
     private readonly embeddings: EmbeddingService,
     private readonly settings: SettingsService,
     private readonly gate: WriteGateService,
@@ -50,185 +74,210 @@ export class IngestService {
   ) {}
 
   /** /ingest/quick: rule-based extraction (or verbatim with skip_extraction), never an LLM. */
-  async ingestQuick(scope: MemoryScope, dto: QuickIngestDto): Promise<IngestResponse> {
+  async ingestQuick(scope: MemoryScope, dto: QuickIngestDto, actor: Actor): Promise<IngestResponse> {
     const facts: ExtractedFact[] = dto.skip_extraction
       ? [{ content: dto.conversation, memoryType: 'semantic', importance: 0.5 }]
       : extractFacts(dto.conversation);
-    return this.write(scope, dto, facts, false);
+    return this.write(scope, dto, facts, false, this.gate.assess(dto.conversation), actor);
   }
 
   /**
    * /ingest: LLM extraction and decisions when an LLM is configured, else the rule-based path.
-   * A conversation the sanitizer would block is never sent to the model: its facts go
-   * through the rule-based path and the gate, fact by fact.
+   * The raw conversation is gated before extraction: one the gate would block is never sent
+   * to the model, and its facts take the rule-based path, where the blocked sentences' facts
+   * are rejected. The model's facts are gated one by one as well.
    */
-  async ingest(scope: MemoryScope, dto: IngestDto): Promise<IngestResponse> {
+  async ingest(scope: MemoryScope, dto: IngestDto, actor: Actor): Promise<IngestResponse> {
+    const assessment = this.gate.assess(dto.conversation);
     let facts: ExtractedFact[] | null = null;
-    if (this.planner.available && this.gate.isSafeForModel(dto.conversation)) {
+    if (this.planner.available && !assessment?.blocked) {
       facts = await this.planner.extractFacts(dto.conversation);
     }
-    return this.write(scope, dto, facts ?? extractFacts(dto.conversation), this.planner.available);
+    return this.write(scope, dto, facts ?? extractFacts(dto.conversation), this.planner.available, assessment, actor);
   }
 
-  private writeColumns(scope: MemoryScope, dto: IngestDto) {
-    switch (scope.kind) {
-      case 'user':
-        if (dto.visibility !== undefined) {
-          throw new DomainError('VALIDATION_FAILED', 'visibility is only allowed with workspace_id (workspace scope)');
-        }
-        return { workspaceId: null, agentId: null, visibility: null };
-      case 'workspace':
-        return {
-          workspaceId: scope.workspaceId,
-          agentId: scope.agentId,
-          visibility: (dto.visibility ?? 'workspace') as MemoryVisibility,
-        };
-      default:
-        return assertNever(scope);
+  private async write(
+    scope: MemoryScope,
+    dto: IngestDto,
+    facts: ExtractedFact[],
+    useModel: boolean,
+    assessment: InputAssessment | null,
+    actor: Actor,
+  ): Promise<IngestResponse> {
+    const target = await this.recordEpisode(scope, dto, actor);
+    const batch: IngestBatch = { tally: emptyTally(), newRows: [], contradictions: [] };
+    const accepted = await this.screen(target, facts, batch.tally, assessment);
+    for (const item of accepted) {
+      const decision = await this.decide(target, item, batch, useModel);
+      await this.apply(target, item, decision, batch);
     }
+    await this.store(batch, actor);
+    return { episode_id: target.episodeId, facts_extracted: facts.length, ...batch.tally };
   }
 
-  private async write(scope: MemoryScope, dto: IngestDto, facts: ExtractedFact[], decide: boolean): Promise<IngestResponse> {
-    const columns = this.writeColumns(scope, dto);
-    const episodeId = randomUUID();
+  /** Step 1: the episode (the input as received), and the columns every new row shares. */
+  private async recordEpisode(scope: MemoryScope, dto: IngestDto, actor: Actor): Promise<WriteTarget> {
+    const target: WriteTarget = {
+      scope,
+      actor,
+      dto,
+      episodeId: randomUUID(),
+      columns: writeColumns(scope, dto),
+      embeddedBy: this.embeddings.identity,
+    };
     await this.repository.insertEpisode({
-      id: episodeId,
+      id: target.episodeId,
       userId: scope.userId,
-      workspaceId: columns.workspaceId,
-      agentId: columns.agentId,
+      workspaceId: target.columns.workspaceId,
+      agentId: target.columns.agentId,
       sourceSite: dto.source_site,
       sourceUrl: dto.source_url ?? null,
       content: dto.conversation,
       createdAt: new Date(),
     });
-    const response: IngestResponse = {
-      episode_id: episodeId,
-      facts_extracted: facts.length,
-      memories_stored: 0,
-      memories_updated: 0,
-      memories_deleted: 0,
-      memories_skipped: 0,
-      stored_memory_ids: [],
-      updated_memory_ids: [],
-    };
-    if (facts.length === 0) return response;
+    return target;
+  }
 
+  /**
+   * Step 2: the write gate (facts of sentences the whole-input assessment blocked are rejected;
+   * every fact is judged on its own too), then one embedding call for every fact that passed.
+   * The gate runs even with no fact: a blocked input records its lesson all the same.
+   */
+  private async screen(target: WriteTarget, facts: ExtractedFact[], tally: IngestTally, assessment: InputAssessment | null): Promise<AcceptedFact[]> {
     const verdicts = await this.gate.screen(
-      scope,
-      dto.source_site,
+      target.scope,
+      target.dto.source_site,
       facts.map((f) => f.content),
+      assessment,
+      target.actor,
     );
-    const accepted = facts.flatMap((fact, i) => {
-      const verdict = verdicts[i];
-      return verdict.accepted ? [{ fact, trustScore: verdict.trustScore }] : [];
-    });
-    response.memories_skipped += facts.length - accepted.length;
-    if (accepted.length === 0) return response;
+    if (facts.length === 0) return [];
+    const passed = facts.flatMap((fact, i) => (verdicts[i].accepted ? [{ fact, trustScore: verdicts[i].trustScore }] : []));
+    tally.memories_skipped += facts.length - passed.length;
+    if (passed.length === 0) return [];
+    const vectors = await this.embeddings.embedDocuments(passed.map((p) => p.fact.content));
+    return passed.map((p, i) => ({ ...p, vector: vectors[i] }));
+  }
 
-    const vectors = await this.embeddings.embedDocuments(accepted.map((a) => a.fact.content));
+  /**
+   * Step 3: one fact's decision. Candidates are what the writer can see (its whole workspace,
+   * agent_scope ignored, or its own user scope); a near-copy of one of them, or of a fact
+   * accepted earlier in this call, is skipped.
+   */
+  private async decide(target: WriteTarget, item: AcceptedFact, batch: IngestBatch, useModel: boolean): Promise<IngestDecision> {
     const { duplicateThreshold, audnCandidateThreshold } = this.settings.current();
-    // Candidates are what the writer can see: its whole workspace (or its own user scope).
-    const writerScope: MemoryScope = scope.kind === 'workspace' ? { ...scope, agentScope: { kind: 'all' } } : scope;
-    const newRows: NewMemory[] = [];
-    const contradictions: NewLesson[] = [];
-    const buildRow = (i: number): NewMemory => {
-      const now = new Date();
-      return {
-        id: randomUUID(),
-        userId: scope.userId,
-        ...columns,
-        content: accepted[i].fact.content,
-        memoryType: accepted[i].fact.memoryType,
-        importance: accepted[i].fact.importance,
-        sourceSite: dto.source_site,
-        sourceUrl: dto.source_url ?? null,
-        episodeId,
-        namespace: dto.namespace ?? null,
-        status: 'active',
-        metadata: dto.metadata ?? {},
-        trustScore: accepted[i].trustScore,
-        embedding: vectors[i],
-        createdAt: now,
-        updatedAt: now,
-      };
-    };
+    const neighbours = await this.search.nearestVisible(target.scope, item.vector, CANDIDATES, {}, 'writer-view');
+    const earlier = batch.newRows.map((row) => row.embedding);
+    if (isDuplicate(neighbours[0], earlier, item.vector, duplicateThreshold)) return { kind: 'skip', reason: 'duplicate' };
+    if (!useModel) return { kind: 'add' };
+    return (await this.planner.decide(item.fact.content, relevantCandidates(neighbours, audnCandidateThreshold))) ?? { kind: 'add' };
+  }
 
-    for (let i = 0; i < accepted.length; i++) {
-      const content = accepted[i].fact.content;
-      const candidates = await this.repository.nearestVisible(writerScope, vectors[i], CANDIDATES);
-      const top = candidates[0];
-      const duplicate =
-        (top !== undefined && 1 - top.distance >= duplicateThreshold) ||
-        newRows.some((row) => cosine(row.embedding, vectors[i]) >= duplicateThreshold);
-      if (duplicate) {
-        response.memories_skipped++;
-        continue;
+  /** Step 4: carry out one decision; a mutation the writer may not make becomes an ADD. */
+  private async apply(target: WriteTarget, item: AcceptedFact, decision: IngestDecision, batch: IngestBatch): Promise<void> {
+    const { tally } = batch;
+    switch (decision.kind) {
+      case 'skip':
+        tally.memories_skipped++;
+        return;
+      case 'add':
+        batch.newRows.push(newRow(target, item));
+        return;
+      case 'update': {
+        const content = decision.content ?? item.fact.content;
+        const vector = decision.content ? (await this.embeddings.embedDocuments([decision.content]))[0] : item.vector;
+        const changed = await this.repository.updateContentForIngest(target.scope, decision.targetId, {
+          content,
+          embedding: vector,
+          embeddedBy: target.embeddedBy,
+          importance: item.fact.importance,
+          trustScore: item.trustScore,
+        }, target.actor);
+        if (!changed) return void batch.newRows.push(newRow(target, item));
+        tally.memories_updated++;
+        tally.updated_memory_ids.push(decision.targetId);
+        return;
       }
-      let decision: Decision = { action: 'ADD', confidence: 0 };
-      if (decide) {
-        const relevant = candidates
-          .filter((c) => 1 - c.distance >= audnCandidateThreshold)
-          .map((c) => ({ id: c.memory.id, content: c.memory.content, similarity: 1 - c.distance }));
-        decision = (await this.planner.decide(content, relevant)) ?? decision;
+      case 'supersede': {
+        const row = newRow(target, item);
+        await this.repository.insertMemories([row], target.actor);
+        tally.memories_stored++;
+        tally.stored_memory_ids.push(row.id);
+        const expired = await this.repository.expireForIngest(target.scope, decision.targetId, row.id, target.actor);
+        if (expired) this.noteContradiction(target, item, decision, batch);
+        return;
       }
-
-      switch (decision.action) {
-        case 'NOOP':
-          response.memories_skipped++;
-          break;
-        case 'UPDATE': {
-          const changed = await this.repository.updateContentForIngest(writerScope, decision.targetId as string, {
-            content: decision.content ?? content,
-            embedding: decision.content ? (await this.embeddings.embedDocuments([decision.content]))[0] : vectors[i],
-            importance: accepted[i].fact.importance,
-            trustScore: accepted[i].trustScore,
-          });
-          if (changed) {
-            response.memories_updated++;
-            response.updated_memory_ids.push(decision.targetId as string);
-          } else newRows.push(buildRow(i));
-          break;
-        }
-        case 'SUPERSEDE': {
-          const row = buildRow(i);
-          await this.repository.insertMemories([row]);
-          response.memories_stored++;
-          response.stored_memory_ids.push(row.id);
-          const expired = await this.repository.expireForIngest(writerScope, decision.targetId as string, row.id);
-          if (expired && decision.confidence >= CONTRADICTION_CONFIDENCE_THRESHOLD) {
-            contradictions.push(contradictionLesson(this.context(scope, dto), content, { action: 'SUPERSEDE', targetId: decision.targetId as string, confidence: decision.confidence }));
-          }
-          break;
-        }
-        case 'DELETE': {
-          const deleted = await this.repository.deleteForIngest(writerScope, decision.targetId as string);
-          if (deleted) {
-            response.memories_deleted++;
-            if (decision.confidence >= CONTRADICTION_CONFIDENCE_THRESHOLD) {
-              contradictions.push(contradictionLesson(this.context(scope, dto), content, { action: 'DELETE', targetId: decision.targetId as string, confidence: decision.confidence }));
-            }
-          } else newRows.push(buildRow(i));
-          break;
-        }
-        case 'ADD':
-          newRows.push(buildRow(i));
-          break;
-        default:
-          assertNever(decision.action);
+      case 'delete': {
+        const deleted = await this.repository.deleteForIngest(target.scope, decision.targetId, target.actor);
+        if (!deleted) return void batch.newRows.push(newRow(target, item));
+        tally.memories_deleted++;
+        this.noteContradiction(target, item, decision, batch);
+        return;
       }
+      default:
+        assertNever(decision);
     }
-    await this.repository.insertMemories(newRows);
-    response.memories_stored += newRows.length;
-    response.stored_memory_ids.push(...newRows.map((r) => r.id));
-    await this.lessons.record(contradictions);
-    return response;
   }
 
-  private context(scope: MemoryScope, dto: IngestDto) {
-    return {
-      userId: scope.userId,
-      sourceSite: dto.source_site,
-      ...(scope.kind === 'workspace' ? { workspaceId: scope.workspaceId, agentId: scope.agentId } : {}),
-    };
+  private noteContradiction(target: WriteTarget, item: AcceptedFact, decision: IngestDecision, batch: IngestBatch): void {
+    if (!contradicts(decision, CONTRADICTION_CONFIDENCE_THRESHOLD)) return;
+    const action = decision.kind === 'supersede' ? 'SUPERSEDE' : 'DELETE';
+    batch.contradictions.push(
+      contradictionLesson(writeContext(target), item.fact.content, { action, targetId: decision.targetId, confidence: decision.confidence }),
+    );
   }
+
+  /** Step 5: the new rows in one INSERT, then the lessons. */
+  private async store(batch: IngestBatch, actor: Actor): Promise<void> {
+    await this.repository.insertMemories(batch.newRows, actor);
+    batch.tally.memories_stored += batch.newRows.length;
+    batch.tally.stored_memory_ids.push(...batch.newRows.map((r) => r.id));
+    await this.lessons.record(batch.contradictions, actor);
+  }
+}
+
+function writeColumns(scope: MemoryScope, dto: IngestDto): WriteTarget['columns'] {
+  switch (scope.kind) {
+    case 'user':
+      if (dto.visibility !== undefined) {
+        throw new DomainError('VALIDATION_FAILED', 'visibility is only allowed with workspace_id (workspace scope)');
+      }
+      return { workspaceId: null, agentId: null, visibility: null };
+    case 'workspace':
+      return { workspaceId: scope.workspaceId, agentId: scope.agentId, visibility: dto.visibility ?? 'workspace' };
+    default:
+      return assertNever(scope);
+  }
+}
+
+function newRow(target: WriteTarget, item: AcceptedFact): NewMemory {
+  const now = new Date();
+  return {
+    id: randomUUID(),
+    userId: target.scope.userId,
+    ...target.columns,
+    content: item.fact.content,
+    memoryType: item.fact.memoryType,
+    importance: item.fact.importance,
+    sourceSite: target.dto.source_site,
+    sourceUrl: target.dto.source_url ?? null,
+    episodeId: target.episodeId,
+    namespace: target.dto.namespace ?? null,
+    status: 'active',
+    metadata: target.dto.metadata ?? {},
+    trustScore: item.trustScore,
+    embedding: item.vector,
+    embeddedBy: target.embeddedBy,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+function writeContext(target: WriteTarget) {
+  const { scope, dto } = target;
+  return {
+    userId: scope.userId,
+    sourceSite: dto.source_site,
+    ...(scope.kind === 'workspace' ? { workspaceId: scope.workspaceId, agentId: scope.agentId } : {}),
+  };
 }

@@ -1,8 +1,10 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 
+import { assertNever } from '../common/errors/domain-error';
 import { CHAT_MODEL, LlmError, type ChatMessage, type ChatModel } from '../llm/chat-model';
 import { MetricsService } from '../metrics/metrics.service';
 import type { ExtractedFact } from './fact-extractor';
+import type { IngestDecision } from './ingest-steps';
 import type { MemoryType } from './memory.entity';
 
 export type IngestAction = 'ADD' | 'UPDATE' | 'SUPERSEDE' | 'DELETE' | 'NOOP';
@@ -13,15 +15,6 @@ export interface Candidate {
   similarity: number;
 }
 
-export interface Decision {
-  action: IngestAction;
-  /** The candidate it applies to (UPDATE, SUPERSEDE, DELETE). */
-  targetId?: string;
-  /** Merged content for UPDATE (defaults to the new fact). */
-  content?: string;
-  /** How sure the model is that the new fact contradicts the target (0..1). */
-  confidence: number;
-}
 
 const MAX_FACTS = 50;
 const MAX_FACT_CHARS = 1000;
@@ -87,7 +80,11 @@ export class LlmPlanner {
     }
   }
 
-  async decide(fact: string, candidates: Candidate[]): Promise<Decision | null> {
+  /**
+   * The model's ADD/UPDATE/SUPERSEDE/DELETE/NOOP as an IngestDecision; `confidence` is how
+   * sure it is that the new fact contradicts the target (0..1). Null: fall back to ADD.
+   */
+  async decide(fact: string, candidates: Candidate[]): Promise<IngestDecision | null> {
     if (!this.model || candidates.length === 0) return null;
     try {
       const answer = await this.ask('decide', [
@@ -100,12 +97,23 @@ export class LlmPlanner {
       const action = typeof answer.action === 'string' ? (answer.action.toUpperCase() as IngestAction) : undefined;
       if (!action || !ACTIONS.includes(action)) throw new Error(`unknown action ${JSON.stringify(answer.action)}`);
       const confidence = typeof answer.confidence === 'number' && answer.confidence >= 0 && answer.confidence <= 1 ? answer.confidence : 0.5;
-      if (action === 'ADD' || action === 'NOOP') return { action, confidence };
+      if (action === 'ADD') return { kind: 'add' };
+      if (action === 'NOOP') return { kind: 'skip', reason: 'noop' };
       // A target must be one of the candidates the writer can see, never an id the model made up.
       const target = candidates.find((c) => c.id === answer.target_id);
       if (!target) throw new Error(`target_id ${JSON.stringify(answer.target_id)} is not a candidate`);
-      const content = typeof answer.content === 'string' && answer.content.trim() ? answer.content.trim().slice(0, MAX_FACT_CHARS) : undefined;
-      return { action, targetId: target.id, content, confidence };
+      switch (action) {
+        case 'UPDATE': {
+          const content = typeof answer.content === 'string' && answer.content.trim() ? answer.content.trim().slice(0, MAX_FACT_CHARS) : undefined;
+          return { kind: 'update', targetId: target.id, content, confidence };
+        }
+        case 'SUPERSEDE':
+          return { kind: 'supersede', targetId: target.id, confidence };
+        case 'DELETE':
+          return { kind: 'delete', targetId: target.id, confidence };
+        default:
+          return assertNever(action);
+      }
     } catch (error) {
       if (!(error instanceof LlmError)) this.metrics.llmErrors.inc({ operation: 'decide' });
       this.logger.warn(`ingest decision fell back to ADD: ${(error as Error).message}`);

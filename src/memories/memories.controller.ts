@@ -1,10 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 
+import { CallerActor } from '../auth/caller.decorator';
+import type { Actor } from '../auth/principal';
 import type { MemoryScope } from '../common/scope/memory-scope';
 import { Scope } from '../common/scope/scope.pipe';
+import { VISIBILITY_MODES_MESSAGE } from '../database/visibility';
 import { WorkspaceAgentGuard } from '../common/scope/workspace-agent.guard';
-import { ApiErrors, ApiInternalError, READ_SCOPE_ERRORS, SCOPE_ERRORS } from '../openapi/api-errors';
+import { TIMESTAMP_FORMAT_HINT } from '../common/validation/timestamp';
+import { ApiErrors, ApiInternalError, ApiKeyAuth, READ_SCOPE_ERRORS, SCOPE_ERRORS, SCOPE_MISMATCH_MESSAGE } from '../openapi/api-errors';
 import {
   ExpandResponseDoc,
   IngestResponseDoc,
@@ -27,7 +31,7 @@ const INGEST_ERRORS = [
   ...SCOPE_ERRORS,
   'conversation must be 1 to 100000 characters',
   'source_site must be 1 to 512 characters',
-  'visibility must be one of workspace, agent_only, restricted',
+  VISIBILITY_MODES_MESSAGE,
   'visibility is only allowed with workspace_id (workspace scope)',
   'metadata must be a JSON object of at most 32 KB',
   'importance should not exist',
@@ -36,7 +40,7 @@ const SEARCH_ERRORS = [
   ...READ_SCOPE_ERRORS,
   'query must be 1 to 10000 characters',
   'limit must be between 1 and 100',
-  'as_of must be an ISO-8601 timestamp',
+  `as_of must be ${TIMESTAMP_FORMAT_HINT}`,
 ];
 const ID_ERROR = 'id must be a valid UUID';
 const NOT_FOUND = ['Memory not found'];
@@ -44,6 +48,7 @@ const NOT_FOUND = ['Memory not found'];
 /** Static paths come before `/:id` so they are matched first. */
 @ApiTags('Memories')
 @ApiInternalError()
+@ApiKeyAuth()
 @Controller('v1/memories')
 @UseGuards(WorkspaceAgentGuard)
 export class MemoriesController {
@@ -64,8 +69,8 @@ export class MemoriesController {
   })
   @ApiOkResponse({ type: IngestResponseDoc, description: 'What was extracted, stored, updated, deleted and skipped.' })
   @ApiErrors({ 400: INGEST_ERRORS, body: true, embeds: true })
-  ingest(@Scope() scope: MemoryScope, @Body() dto: IngestDto): Promise<IngestResponse> {
-    return this.ingestion.ingest(scope, dto);
+  ingest(@Scope() scope: MemoryScope, @Body() dto: IngestDto, @CallerActor() actor: Actor): Promise<IngestResponse> {
+    return this.ingestion.ingest(scope, dto, actor);
   }
 
   @Post('ingest/quick')
@@ -76,8 +81,8 @@ export class MemoriesController {
   })
   @ApiOkResponse({ type: IngestResponseDoc, description: 'What was extracted, stored and skipped.' })
   @ApiErrors({ 400: [...INGEST_ERRORS, 'skip_extraction must be a boolean'], body: true, embeds: true })
-  ingestQuick(@Scope() scope: MemoryScope, @Body() dto: QuickIngestDto): Promise<IngestResponse> {
-    return this.ingestion.ingestQuick(scope, dto);
+  ingestQuick(@Scope() scope: MemoryScope, @Body() dto: QuickIngestDto, @CallerActor() actor: Actor): Promise<IngestResponse> {
+    return this.ingestion.ingestQuick(scope, dto, actor);
   }
 
   @Post('search')
@@ -141,8 +146,8 @@ export class MemoriesController {
   })
   @ApiOkResponse({ type: SuccessDoc, description: 'Deleted (in user scope: also when nothing matched).' })
   @ApiErrors({ 400: [ID_ERROR, ...READ_SCOPE_ERRORS], 404: NOT_FOUND })
-  remove(@Scope() scope: MemoryScope, @Param() p: MemoryIdParams, @Query() _q: ScopeQueryDto): Promise<{ success: true }> {
-    return this.memories.delete(scope, p.id);
+  remove(@Scope() scope: MemoryScope, @Param() p: MemoryIdParams, @Query() _q: ScopeQueryDto, @CallerActor() actor: Actor): Promise<{ success: true }> {
+    return this.memories.delete(scope, p.id, actor);
   }
 
   @Patch(':id')
@@ -155,14 +160,19 @@ export class MemoriesController {
     400: [
       ID_ERROR,
       ...SCOPE_ERRORS,
-      'visibility must be one of workspace, agent_only, restricted',
+      VISIBILITY_MODES_MESSAGE,
       'workspace_id is required: visibility exists only for workspace memories',
     ],
-    403: ['Only the owning agent may change visibility'],
+    403: ['Only the owning agent may change visibility', SCOPE_MISMATCH_MESSAGE],
     404: NOT_FOUND,
     body: true,
   })
-  updateVisibility(@Scope() scope: MemoryScope, @Param() p: MemoryIdParams, @Body() dto: UpdateVisibilityDto): Promise<MemoryRecord> {
-    return this.memories.updateVisibility(scope, p.id, dto.visibility);
+  updateVisibility(
+    @Scope() scope: MemoryScope,
+    @Param() p: MemoryIdParams,
+    @Body() dto: UpdateVisibilityDto,
+    @CallerActor() actor: Actor,
+  ): Promise<MemoryRecord> {
+    return this.memories.updateVisibility(scope, p.id, dto.visibility, actor);
   }
 }

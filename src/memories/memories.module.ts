@@ -1,10 +1,9 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 
+import { MemoryAccessModule } from '../database/access/memory-access.module';
 import { LessonsModule } from '../lessons/lessons.module';
 import { SettingsModule } from '../settings/settings.module';
 import { AccessTracker } from './access-tracker';
-import { EpisodeEntity } from './episode.entity';
 import { GrantsController } from './grants.controller';
 import { GrantsRepository } from './grants.repository';
 import { GrantsService } from './grants.service';
@@ -13,14 +12,13 @@ import { LlmPlanner } from './llm-planner';
 import { MemoriesController } from './memories.controller';
 import { MemoriesRepository } from './memories.repository';
 import { MemoriesService } from './memories.service';
-import { MemoryEntity } from './memory.entity';
 import { SearchService } from './search.service';
-import { VisibilityGrantEntity } from './visibility-grant.entity';
+import { VectorSearch } from './vector-search';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([MemoryEntity, EpisodeEntity, VisibilityGrantEntity]), SettingsModule, LessonsModule],
+  imports: [MemoryAccessModule, SettingsModule, LessonsModule],
   controllers: [GrantsController, MemoriesController],
-  providers: [MemoriesRepository, GrantsRepository, AccessTracker, MemoriesService, SearchService, IngestService, GrantsService, LlmPlanner],
-  exports: [MemoriesRepository, SearchService, IngestService, AccessTracker],
+  providers: [MemoriesRepository, VectorSearch, GrantsRepository, AccessTracker, MemoriesService, SearchService, IngestService, GrantsService, LlmPlanner],
+  exports: [MemoriesRepository, VectorSearch, SearchService, IngestService, AccessTracker],
 })
 export class MemoriesModule {}

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 
+import type { Actor } from '../auth/principal';
 import { assertNever, DomainError } from '../common/errors/domain-error';
 import type { MemoryScope } from '../common/scope/memory-scope';
 import { AccessTracker } from './access-tracker';
 import { MemoriesRepository } from './memories.repository';
-import type { MemoryVisibility } from './memory.entity';
+import type { VisibilityMode } from '../database/visibility';
 import { toMemoryRecord, type MemoryRecord } from './memory.mapper';
 
 export const DEFAULT_LIST_LIMIT = 20;
@@ -62,8 +63,8 @@ export class MemoriesService {
    * Soft delete. Workspace scope: 404 when nothing visible matched. User scope: success
    * whether or not a row matched (spec 4.2.7), and never a workspace row.
    */
-  async delete(scope: MemoryScope, id: string): Promise<{ success: true }> {
-    const affected = await this.repository.softDelete(scope, id);
+  async delete(scope: MemoryScope, id: string, actor: Actor): Promise<{ success: true }> {
+    const affected = await this.repository.softDelete(scope, id, actor);
     switch (scope.kind) {
       case 'user':
         return { success: true };
@@ -75,16 +76,16 @@ export class MemoriesService {
     }
   }
 
-  async updateVisibility(scope: MemoryScope, id: string, visibility: MemoryVisibility): Promise<MemoryRecord> {
+  async updateVisibility(scope: MemoryScope, id: string, visibility: VisibilityMode, actor: Actor): Promise<MemoryRecord> {
     if (scope.kind !== 'workspace') {
       throw new DomainError('VALIDATION_FAILED', 'workspace_id is required: visibility exists only for workspace memories');
     }
-    const changed = await this.repository.updateVisibilityAsOwner(scope, id, visibility);
+    const changed = await this.repository.updateVisibilityAsOwner(scope, id, visibility, actor);
     if (!changed) {
-      const visible = await this.repository.findVisibleById({ ...scope, agentScope: { kind: 'all' } }, id);
+      const visible = await this.repository.findForWriter(scope, id);
       throw visible ? new DomainError('NOT_MEMORY_OWNER', 'Only the owning agent may change visibility') : new DomainError('MEMORY_NOT_FOUND');
     }
-    const updated = await this.repository.findVisibleById({ ...scope, agentScope: { kind: 'all' } }, id);
+    const updated = await this.repository.findForWriter(scope, id);
     if (!updated) throw new DomainError('MEMORY_NOT_FOUND');
     return toMemoryRecord(updated);
   }

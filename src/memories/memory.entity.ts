@@ -1,6 +1,7 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import type { VisibilityMode } from '../database/visibility';
 
-export type MemoryVisibility = 'workspace' | 'agent_only' | 'restricted';
+export type { VisibilityMode as MemoryVisibility } from '../database/visibility';
 export type MemoryType = 'semantic' | 'episodic' | 'procedural';
 export type MemoryStatus = 'active' | 'needs_clarification';
 
@@ -26,7 +27,7 @@ export class MemoryEntity {
   @Column('text', { name: 'user_id' }) userId: string;
   @Column('uuid', { name: 'workspace_id', nullable: true }) workspaceId: string | null;
   @Column('uuid', { name: 'agent_id', nullable: true }) agentId: string | null;
-  @Column('text', { nullable: true }) visibility: MemoryVisibility | null;
+  @Column('text', { nullable: true }) visibility: VisibilityMode | null;
   @Column('text') content: string;
   @Column('text', { name: 'memory_type' }) memoryType: MemoryType;
   @Column('real') importance: number;
@@ -38,6 +39,8 @@ export class MemoryEntity {
   @Column('jsonb') metadata: Record<string, unknown>;
   @Column('real', { name: 'trust_score' }) trustScore: number;
   @Column({ type: 'vector', select: false }) embedding: number[];
+  /** Which embedder made `embedding` (embeddings/embedding-identity.ts); written with it. */
+  @Column('text', { name: 'embedded_by', select: false }) embeddedBy: string;
   @Column('timestamptz', { name: 'created_at' }) createdAt: Date;
   @Column('timestamptz', { name: 'updated_at' }) updatedAt: Date;
   @Column('timestamptz', { name: 'last_accessed_at', nullable: true }) lastAccessedAt: Date | null;

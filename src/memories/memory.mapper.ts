@@ -1,41 +1,9 @@
+import type { MemoryRecordWire, SearchHitWire } from '../client/wire-types';
 import type { MemoryEntity } from './memory.entity';
 
-/** CONTRACT section 4: the memory record on the wire. Never the embedding. */
-export interface MemoryRecord {
-  id: string;
-  user_id: string;
-  content: string;
-  memory_type: string;
-  importance: number;
-  source_site: string;
-  source_url: string | null;
-  episode_id: string | null;
-  namespace: string | null;
-  status: string;
-  metadata: Record<string, unknown>;
-  trust_score: number;
-  workspace_id: string | null;
-  agent_id: string | null;
-  visibility: string | null;
-  created_at: string;
-  updated_at: string;
-  last_accessed_at: string | null;
-  access_count: number;
-}
-
-export interface SearchHit {
-  id: string;
-  content: string;
-  similarity: number;
-  score: number;
-  importance: number;
-  source_site: string;
-  created_at: string;
-  metadata: Record<string, unknown>;
-  workspace_id: string | null;
-  agent_id: string | null;
-  visibility: string | null;
-}
+/** CONTRACT section 4: the memory record on the wire (declared once, in src/client/wire-types.ts). */
+export type MemoryRecord = MemoryRecordWire;
+export type SearchHit = SearchHitWire;
 
 const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
 const round = (value: number): number => Math.round(value * 1e6) / 1e6;

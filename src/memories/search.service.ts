@@ -1,16 +1,18 @@
 import { Injectable } from '@nestjs/common';
 
+import { toTimestamp } from '../common/validation/timestamp';
 import { scopeToWire, type MemoryScope } from '../common/scope/memory-scope';
 import { EmbeddingService } from '../embeddings/embedding.service';
 import type { LessonCheck } from '../lessons/lesson.types';
+import type { LessonMatch } from '../lessons/lessons.repository';
 import { LessonsService } from '../lessons/lessons.service';
 import { MetricsService } from '../metrics/metrics.service';
 import { SettingsService } from '../settings/settings.service';
 import { AccessTracker } from './access-tracker';
 import type { SearchDto } from './dto/search.dto';
-import { MemoriesRepository, type SearchFilters } from './memories.repository';
+import { VectorSearch, type SearchFilters } from './vector-search';
 import { toInjectionText, toSearchHit, type SearchHit } from './memory.mapper';
-import { fuseAndRescore, toOrTsQuery } from './ranking';
+import { fuseAndRescore, searchableWords } from './ranking';
 
 export const DEFAULT_SEARCH_LIMIT = 10;
 /** Candidates fetched per list before fusion: enough that re-scoring can reorder. */
@@ -31,7 +33,7 @@ export interface SearchResponse {
 @Injectable()
 export class SearchService {
   constructor(
-    private readonly repository: MemoriesRepository,
+    private readonly repository: VectorSearch,
     private readonly embeddings: EmbeddingService,
     private readonly settings: SettingsService,
     private readonly access: AccessTracker,
@@ -45,7 +47,7 @@ export class SearchService {
 
   private filtersFor(dto: SearchDto): SearchFilters {
     const namespaces = dto.namespace_scope === undefined ? undefined : ([] as string[]).concat(dto.namespace_scope);
-    return { sourceSite: dto.source_site, namespaces, asOf: dto.as_of ? new Date(dto.as_of) : undefined };
+    return { sourceSite: dto.source_site, namespaces, asOf: dto.as_of ? toTimestamp(dto.as_of) : undefined };
   }
 
   /** Hybrid search: vector and full-text candidates fused by reciprocal rank, then re-scored. */
@@ -53,24 +55,30 @@ export class SearchService {
     return this.guarded(scope, dto, async (queryVector, limit) => {
       const filters = this.filtersFor(dto);
       const k = Math.max(MIN_CANDIDATES, limit * CANDIDATE_FACTOR);
-      const tsQuery = toOrTsQuery(dto.query);
+      const words = searchableWords(dto.query);
       const [vector, text] = await Promise.all([
         this.repository.nearestVisible(scope, queryVector, k, filters),
-        tsQuery ? this.repository.textMatches(scope, tsQuery, queryVector, k, filters) : Promise.resolve([]),
+        words.length > 0 ? this.repository.textMatches(scope, words, queryVector, k, filters) : Promise.resolve([]),
       ]);
-      const now = dto.reference_time ? new Date(dto.reference_time) : new Date();
-      return fuseAndRescore(vector, text, now)
+      const now = dto.reference_time ? toTimestamp(dto.reference_time) : new Date();
+      return fuseAndRescore(vector, text, now, dto.query)
         .slice(0, limit)
         .map((r) => toSearchHit(r.memory, r.similarity, r.score));
     });
   }
 
-  /** Vector retrieval only. */
+  /**
+   * Vector retrieval only, with the lesson check in the same statement (one round trip on
+   * scopes within the exact limit): when it matches a `critical` lesson the statement
+   * returns no memory, so none is read, cited or counted as accessed.
+   */
   async searchFast(scope: MemoryScope, dto: SearchDto): Promise<SearchResponse> {
-    return this.guarded(scope, dto, async (queryVector, limit) => {
-      const rows = await this.repository.nearestVisible(scope, queryVector, limit, this.filtersFor(dto));
-      return rows.map((row) => toSearchHit(row.memory, 1 - row.distance, 1 - row.distance));
-    });
+    const queryVector = await this.embeddings.embedQuery(dto.query);
+    const gate = this.lessons.gate();
+    const found = await this.repository.gatedNearest(scope, queryVector, this.limitFor(dto), this.filtersFor(dto), gate);
+    const check = found.lessons === null ? null : this.lessons.summarize(found.lessons as LessonMatch[]);
+    const hits = found.rows.map((row) => toSearchHit(row.memory, 1 - row.distance, 1 - row.distance));
+    return this.answer(scope, check, hits);
   }
 
   /**
@@ -88,20 +96,22 @@ export class SearchService {
     const queryVector = await this.embeddings.embedQuery(dto.query);
     const checking = this.lessons.check(scope.userId, queryVector);
     const retrieving = retrieve(queryVector, this.limitFor(dto));
-    let check: LessonCheck | null;
-    try {
-      check = await checking;
-    } catch (error) {
-      retrieving.catch(() => undefined);
-      throw error;
-    }
+    // Both promises get a handler now: if retrieval fails while the check is still running
+    // (a dropped connection, a bad filter), its rejection must not be "unhandled" for even
+    // one tick. Awaiting it below still throws the error to the caller.
+    retrieving.catch(() => undefined);
+    const check = await checking;
+    return this.answer(scope, check, check && !check.safe ? [] : await retrieving);
+  }
+
+  /** The response, with the lesson block when there was a check; a failed check answers no hits. */
+  private answer(scope: MemoryScope, check: LessonCheck | null, hits: SearchHit[]): SearchResponse {
     if (check?.matched_count) this.metrics.lessonWarnings.inc({ severity: check.highest_severity }, check.matched_count);
     if (check && !check.safe) {
-      retrieving.catch(() => undefined);
       this.metrics.searchesBlocked.inc({ scope: scope.kind });
       return { ...this.respond(scope, []), lesson_check: check };
     }
-    const response = this.respond(scope, await retrieving);
+    const response = this.respond(scope, hits);
     return check ? { ...response, lesson_check: check } : response;
   }
 

@@ -2,7 +2,8 @@ import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 
-import { ApiInternalError } from '../openapi/api-errors';
+import { Access } from '../auth/route-access';
+import { ApiAdminWithApiKey, ApiInternalError } from '../openapi/api-errors';
 import { MetricsService } from './metrics.service';
 
 interface PgPool {
@@ -13,6 +14,8 @@ interface PgPool {
 
 @ApiTags('Metrics')
 @ApiInternalError()
+@Access('admin-with-api-key')
+@ApiAdminWithApiKey()
 @Controller()
 export class MetricsController {
   constructor(

@@ -91,6 +91,19 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly databaseUnavailable = new Counter({
+    name: 'atrium_db_unavailable_total',
+    help: 'Requests answered 503 because the database could not be reached or dropped the connection',
+    registers: [this.registry],
+  });
+
+  readonly processFaults = new Counter({
+    name: 'atrium_process_faults_total',
+    help: 'Unhandled rejections and uncaught exceptions caught by the process fault policy (each one is a bug)',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'atrium_' });
   }

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiResponse } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiResponse, ApiSecurity } from '@nestjs/swagger';
 
 import { SCOPE_MESSAGES } from '../common/scope/parse-memory-scope';
 import { ErrorDoc } from './error.responses';
@@ -12,23 +12,36 @@ import { ErrorDoc } from './error.responses';
 
 const DESCRIPTIONS = {
   400: 'Invalid input. The message names the field (and the limit when one was passed).',
+  401: 'AUTH_MODE=api_key: a missing, unknown, revoked or expired API key (checked before anything else).',
   403: 'The caller sees the memory but is not its owning agent.',
   404: "Not found, or outside the caller's scope or visibility: both answer identically.",
   409: 'Conflict.',
+  429: "Over the API key's rate limit (per instance); `Retry-After` says how many seconds to wait.",
   413: 'The request body exceeds 1 MB.',
+  415: 'The request has a body that is not `application/json`.',
   500: 'Internal server error; the details are only in the log.',
   502: 'The embedding provider returned an invalid response.',
-  503: 'The embedding provider is unavailable.',
+  503: 'The database (or, on routes that embed text, the embedding provider) is unavailable. `Retry-After` says how many seconds to wait.',
 } as const;
 
 const STATUS_EXAMPLES = {
   413: ['Request body exceeds the 1 MB limit'],
+  415: ['Content-Type must be application/json, got application/x-www-form-urlencoded'],
   500: ['Internal server error'],
   502: ['Embedding provider returned an invalid response'],
-  503: ['Embedding provider unavailable'],
+  503: ['Database unavailable'],
 } as const;
 
+const EMBEDDING_UNAVAILABLE = 'Embedding provider unavailable';
+
 export type ErrorStatus = keyof typeof DESCRIPTIONS;
+
+/** Security scheme names (registered in setup-openapi.ts). */
+export const API_KEY_SECURITY = 'api_key';
+export const API_KEY_HEADER_SECURITY = 'api_key_header';
+export const ADMIN_SECURITY = 'admin_token';
+
+export const SCOPE_MISMATCH_MESSAGE = 'scope does not match the API key';
 
 /** The scope parser's messages (every memory route). */
 export const SCOPE_ERRORS: string[] = [
@@ -48,6 +61,8 @@ export const READ_SCOPE_ERRORS: string[] = [
 ];
 
 const MALFORMED_JSON = 'Malformed JSON in request body';
+/** What the request-input check answers for any body (see common/validation/request-input.ts). */
+const BODY_INPUT_ERRORS = [MALFORMED_JSON, 'metadata.note must not contain NUL characters', 'body nests deeper than 32 levels'];
 
 function errorResponse(status: ErrorStatus, messages: readonly string[], description?: string) {
   const examples = Object.fromEntries(messages.map((message, i) => [`e${i + 1}`, { summary: message, value: { error: message } }]));
@@ -69,22 +84,51 @@ export interface ErrorSpec {
 /** The error responses of one route. */
 export function ApiErrors(spec: ErrorSpec): MethodDecorator & ClassDecorator {
   const decorators: (MethodDecorator & ClassDecorator)[] = [];
-  const badRequest = [...(spec[400] ?? []), ...(spec.body ? [MALFORMED_JSON] : [])];
+  const badRequest = [...(spec[400] ?? []), ...(spec.body ? BODY_INPUT_ERRORS : [])];
   if (badRequest.length > 0) decorators.push(errorResponse(400, badRequest));
   for (const status of [403, 404, 409] as const) {
     const messages = spec[status];
     if (messages) decorators.push(errorResponse(status, messages));
   }
-  if (spec.body) decorators.push(errorResponse(413, STATUS_EXAMPLES[413]));
+  if (spec.body) decorators.push(errorResponse(413, STATUS_EXAMPLES[413]), errorResponse(415, STATUS_EXAMPLES[415]));
   if (spec.embeds) {
     decorators.push(errorResponse(502, STATUS_EXAMPLES[502]));
-    decorators.push(errorResponse(503, STATUS_EXAMPLES[503]));
+    decorators.push(errorResponse(503, [...STATUS_EXAMPLES[503], EMBEDDING_UNAVAILABLE]));
   }
   return applyDecorators(...decorators);
 }
 
-/** 413 alone, for a route that documents its own 400 (the config route). */
-export const ApiBodyTooLarge = (): MethodDecorator & ClassDecorator => errorResponse(413, STATUS_EXAMPLES[413]);
+/** 413 and 415, for a route that documents its own 400 (the config route). */
+export const ApiBodyTooLarge = (): MethodDecorator & ClassDecorator =>
+  applyDecorators(errorResponse(413, STATUS_EXAMPLES[413]), errorResponse(415, STATUS_EXAMPLES[415]));
 
-/** 500, which any route can answer. Applied to every controller. */
-export const ApiInternalError = (): MethodDecorator & ClassDecorator => errorResponse(500, STATUS_EXAMPLES[500]);
+/** 500 and 503 (database unavailable), which any route can answer. Applied to every controller. */
+export const ApiInternalError = (): MethodDecorator & ClassDecorator =>
+  applyDecorators(errorResponse(500, STATUS_EXAMPLES[500]), errorResponse(503, STATUS_EXAMPLES[503]));
+
+/**
+ * A route that needs an API key when AUTH_MODE=api_key: `Authorization: Bearer` or `X-API-Key`,
+ * with its 401, the 403 of a scope that disagrees with the key, and 429.
+ */
+export const ApiKeyAuth = (): MethodDecorator & ClassDecorator =>
+  applyDecorators(
+    ApiBearerAuth(API_KEY_SECURITY),
+    ApiSecurity(API_KEY_HEADER_SECURITY),
+    errorResponse(401, ['invalid or missing API key']),
+    errorResponse(403, [SCOPE_MISMATCH_MESSAGE], "The request's scope parameters disagree with the API key (AUTH_MODE=api_key)."),
+    errorResponse(429, ['rate limit of 600 requests per minute exceeded for this API key']),
+  );
+
+/** Admin routes: 401 without the admin token, 404 when no ATRIUM_ADMIN_TOKEN is configured. */
+export const ApiAdminErrors = (): MethodDecorator & ClassDecorator =>
+  applyDecorators(
+    errorResponse(401, ['invalid or missing admin token'], 'A missing or wrong admin token (`Authorization: Bearer <ATRIUM_ADMIN_TOKEN>`).'),
+    errorResponse(404, ['Route not found: GET /v1/admin/keys'], 'No ATRIUM_ADMIN_TOKEN is configured: the admin routes do not exist.'),
+  );
+
+/** Config and metrics: open in AUTH_MODE=off, the admin token with api_key. */
+export const ApiAdminWithApiKey = (): MethodDecorator & ClassDecorator =>
+  applyDecorators(
+    ApiBearerAuth(ADMIN_SECURITY),
+    errorResponse(401, ['invalid or missing admin token'], 'AUTH_MODE=api_key: a missing or wrong admin token.'),
+  );

@@ -1,21 +1,23 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema, getSchemaPath } from '@nestjs/swagger';
 
+import type { IngestResponseWire, LessonCheckWire, MemoryRecordWire, SameKeys, SearchHitWire } from '../client/wire-types';
 import { LESSON_SEVERITIES, type LessonCheck, type LessonSeverity } from '../lessons/lesson.types';
-import { VISIBILITIES } from '../memories/dto/ingest.dto';
+import { VISIBILITY_MODES } from '../database/visibility';
 import type { IngestResponse } from '../memories/ingest.service';
 import type { MemoryRecord, SearchHit } from '../memories/memory.mapper';
 import type { SearchResponse } from '../memories/search.service';
 import { AGENT_EXAMPLE, AGENT_SCOPE_SCHEMA, UUID_EXAMPLE, WORKSPACE_EXAMPLE } from './scope.schema';
 
 /**
- * Response shapes of the memory routes, mirroring src/memories/memory.mapper.ts and the
- * services. `implements` makes the compiler refuse a doc class that lacks a field of the
- * service's type; the e2e suites check every response body against these schemas.
+ * OpenAPI classes of the memory routes' responses. The shapes themselves are declared once in
+ * src/client/wire-types.ts (the services use them as they are, the client camel-cases them);
+ * `implements` and the SameKeys lines at the end make the compiler refuse a class that drifts
+ * from them, and the e2e suites check every response body against these schemas.
  */
 
 const MEMORY_TYPES = ['semantic', 'episodic', 'procedural'] as const;
 const MEMORY_STATUSES = ['active', 'needs_clarification'] as const;
-const VISIBILITY_VALUES = VISIBILITIES;
+const VISIBILITY_VALUES = VISIBILITY_MODES;
 const TIME_EXAMPLE = '2026-11-21T15:27:05.000Z';
 
 const metadataProperty = {
@@ -291,3 +293,11 @@ export class GrantListDoc {
 
 /** Models referenced only through $ref (oneOf), registered with the document. */
 export const MEMORY_EXTRA_MODELS = [UserScopeDoc, WorkspaceScopeDoc];
+
+// Each shape is declared once, in src/client/wire-types.ts: these lines stop compiling when a
+// doc class gains or loses a key against it (`implements` alone only catches a missing field).
+const _memoryRecordKeys: SameKeys<MemoryRecordDoc, MemoryRecordWire> = true;
+const _searchHitKeys: SameKeys<SearchHitDoc, SearchHitWire> = true;
+const _lessonCheckKeys: SameKeys<LessonCheckDoc, LessonCheckWire> = true;
+const _ingestKeys: SameKeys<IngestResponseDoc, IngestResponseWire> = true;
+const _searchKeys: SameKeys<SearchResponseDoc, SearchResponse> = true;

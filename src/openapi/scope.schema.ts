@@ -15,7 +15,8 @@ export const USER_ID_SCHEMA = {
   type: String,
   minLength: 1,
   maxLength: MAX_USER_ID_LENGTH,
-  description: 'The account whose memories are read or written (a free string). Missing or empty: 400 `user_id (string) is required`.',
+  description: 'The account whose memories are read or written (a free string). Missing or empty: 400 `user_id (string) is required` ' +
+    '(with AUTH_MODE=api_key it may be left out: the API key\'s user is used).',
   example: 'alice',
 };
 

@@ -91,6 +91,14 @@ export class EffectiveConfigDoc {
   @ApiProperty({ type: [String], example: [] })
   trusted_source_sites: string[];
 
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Version of the shared runtime config this instance applies: 0 until the first change, one more per PUT (on any instance).',
+    example: 0,
+  })
+  config_version: number;
+
   @ApiProperty({ type: String, enum: ['local', 'hash', 'openai'], example: 'local' })
   embedding_provider: string;
 

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 
+import { ADMIN_SECURITY, API_KEY_HEADER_SECURITY, API_KEY_SECURITY } from './api-errors';
 import { ConfigStartupOnlyDoc, ErrorDoc } from './error.responses';
 import { MEMORY_EXTRA_MODELS } from './memory.responses';
 import { AGENT_SCOPE_QUERY_PARAMETER } from './scope.schema';
@@ -18,6 +19,8 @@ A memory service for AI agents: memories of a user account, searched, expanded, 
   \`workspace_id\` and \`agent_id\` (together, for workspace scope), and on reads \`agent_scope\`.
 - Anything outside the caller's scope or visibility answers exactly like something that does not exist (404).
 - Request bodies are limited to 1 MB (413).
+- With AUTH_MODE=api_key every /v1 route needs an API key (\`Authorization: Bearer\` or \`X-API-Key\`) and takes its scope from
+  the key; the admin routes, the config change and /metrics need the admin token.
 `.trim();
 
 /** The OpenAPI 3 document, generated from the controllers, DTOs and src/openapi response classes. */
@@ -33,6 +36,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('Settings', 'Effective runtime config and its changes.')
     .addTag('Health', 'Liveness and readiness.')
     .addTag('Metrics', 'Prometheus metrics.')
+    .addTag('Admin', 'API keys and the audit log (the admin token; absent without ATRIUM_ADMIN_TOKEN).')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'AUTH_MODE=api_key: an API key (`atr_...`).' }, API_KEY_SECURITY)
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'AUTH_MODE=api_key: the same key in X-API-Key.' }, API_KEY_HEADER_SECURITY)
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'ATRIUM_ADMIN_TOKEN.' }, ADMIN_SECURITY)
     .build();
   const document = SwaggerModule.createDocument(app, config, {
     extraModels: [ErrorDoc, ConfigStartupOnlyDoc, ...MEMORY_EXTRA_MODELS],

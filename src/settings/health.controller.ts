@@ -3,6 +3,8 @@ import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } f
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 
+import { Access } from '../auth/route-access';
+import { RETRY_AFTER_SECONDS } from '../database/database-errors';
 import { ApiInternalError } from '../openapi/api-errors';
 import { HealthOkDoc, HealthUnavailableDoc } from '../openapi/settings.responses';
 
@@ -10,6 +12,7 @@ const PROBE_TIMEOUT_MS = 2000;
 
 @ApiTags('Health')
 @ApiInternalError()
+@Access('public')
 @Controller()
 export class HealthController {
   constructor(private readonly dataSource: DataSource) {}
@@ -28,6 +31,7 @@ export class HealthController {
       return { status: 'ok' };
     } catch {
       res.status(503);
+      res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
       return { status: 'unavailable', error: 'Database unavailable' };
     }
   }

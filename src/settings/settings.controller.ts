@@ -1,7 +1,10 @@
 import { Body, Controller, Get, HttpCode, Put } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBody, ApiGoneResponse, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 
-import { ApiBodyTooLarge, ApiInternalError } from '../openapi/api-errors';
+import { CallerActor } from '../auth/caller.decorator';
+import type { Actor } from '../auth/principal';
+import { Access } from '../auth/route-access';
+import { ApiAdminWithApiKey, ApiBodyTooLarge, ApiInternalError, ApiKeyAuth } from '../openapi/api-errors';
 import { ConfigMutationDisabledDoc, ConfigStartupOnlyDoc, ErrorDoc } from '../openapi/error.responses';
 import { ConfigAppliedDoc, RuntimeConfigUpdateDoc, ServiceHealthDoc } from '../openapi/settings.responses';
 import { SettingsService } from './settings.service';
@@ -13,6 +16,7 @@ export class SettingsController {
   constructor(private readonly settings: SettingsService) {}
 
   @Get('health')
+  @ApiKeyAuth()
   @ApiOperation({ summary: 'Service health with the effective runtime config' })
   @ApiOkResponse({ type: ServiceHealthDoc, description: 'Up, with the effective config.' })
   health(): { status: 'ok'; config: Record<string, unknown> } {
@@ -21,13 +25,15 @@ export class SettingsController {
 
   /** The body is checked by SettingsService.apply in the order CONTRACT section 7 fixes. */
   @Put('config')
+  @Access('admin-with-api-key')
+  @ApiAdminWithApiKey()
   @HttpCode(200)
   @ApiOperation({
     summary: 'Change the runtime config',
     description:
       'Only when CORE_RUNTIME_CONFIG_MUTATION_ENABLED=true (else 410). Checks, in order: mutation disabled (410), ' +
       'startup-only fields (400 with `detail` and `rejected`), unknown fields or wrong types/ranges (400 naming the field), ' +
-      'then applies every field or none. Changes live in this process only.',
+      'then stores every field or none in the database (a new `config_version`), and every instance applies it within a second.',
   })
   @ApiBody({ type: RuntimeConfigUpdateDoc })
   @ApiOkResponse({ type: ConfigAppliedDoc, description: 'Applied; the new effective config.' })
@@ -51,7 +57,7 @@ export class SettingsController {
       malformed: { summary: 'malformed JSON', value: { error: 'Malformed JSON in request body' } },
     },
   })
-  update(@Body() body: unknown): { applied: string[]; config: Record<string, unknown> } {
-    return this.settings.apply(body);
+  update(@Body() body: unknown, @CallerActor() actor: Actor): Promise<{ applied: string[]; config: Record<string, unknown> }> {
+    return this.settings.apply(body, actor);
   }
 }

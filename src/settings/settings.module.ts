@@ -2,12 +2,13 @@ import { Module } from '@nestjs/common';
 
 import { HealthController } from './health.controller';
 import { SettingsController } from './settings.controller';
+import { RuntimeConfigStore } from '../database/runtime-config.store';
 import { SettingsService } from './settings.service';
 
 /** The spec's "Config module" (ConfigModule is taken by @nestjs/config). */
 @Module({
   controllers: [HealthController, SettingsController],
-  providers: [SettingsService],
+  providers: [RuntimeConfigStore, SettingsService],
   exports: [SettingsService],
 })
 export class SettingsModule {}

@@ -1,38 +1,108 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 
+import type { Actor } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
-import { APP_ENV } from '../env/app-env.token';
+import { DATABASE_TARGET, type DatabaseTarget } from '../database/database-target';
+import { pickEnv } from '../env/app-config';
 import type { AppEnv } from '../env/env.schema';
+import { ConfigChangeListener } from './config-change-listener';
 import {
-  RUNTIME_FIELDS,
+  mergeRuntimeChanges,
+  RUNTIME_ENV_KEYS,
   runtimeConfigFromEnv,
   runtimeConfigToWire,
-  STARTUP_ONLY_FIELDS,
+  validateRuntimeChanges,
   type RuntimeConfig,
 } from './runtime-config';
+import { RuntimeConfigStore, type StoredRuntimeConfig } from '../database/runtime-config.store';
+
+/** The variables this service reads: the runtime fields' defaults, the poll, and the startup-only selections it reports. */
+const SETTINGS_ENV_KEYS = [
+  ...RUNTIME_ENV_KEYS,
+  'RUNTIME_CONFIG_POLL_MS',
+  'EMBEDDING_PROVIDER',
+  'EMBEDDING_MODEL',
+  'EMBEDDING_DIMENSIONS',
+  'LLM_PROVIDER',
+  'LLM_MODEL',
+  'DATABASE_URL',
+  'CORE_RUNTIME_CONFIG_MUTATION_ENABLED',
+] as const satisfies readonly (keyof AppEnv)[];
 
 /**
- * Owns the effective runtime config. Features call `current()` on each request, so a change
- * applied here takes effect on the next request. The config lives in this process only:
- * every instance of a horizontally scaled deployment must be sent the same change.
+ * Owns the effective runtime config of this instance: the environment's values with the
+ * changes stored in the database on top (RuntimeConfigStore), at the stored version. Features
+ * call `current()` on each request, so a change takes effect on the next request.
+ *
+ * Every instance applies every change: a PUT writes the change and NOTIFYs in one transaction
+ * and applies it here at once; the other instances hear the NOTIFY on their listener
+ * connection (PostgreSQL only) and read the row. Every RUNTIME_CONFIG_POLL_MS each instance
+ * also compares the stored version with its own, which bounds the delay when a notification
+ * is lost or the listener is reconnecting. On the embedded database the poll is the only path:
+ * its socket server runs every connection on one backend, so a NOTIFY comes back on the
+ * connection that sent it, never on a listening one (README, "Running several instances").
  */
 @Injectable()
-export class SettingsService {
+export class SettingsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('Settings');
+  private readonly baseline: Readonly<RuntimeConfig>;
   private config: Readonly<RuntimeConfig>;
+  /** -1 until the stored row is first read (onModuleInit, before any request). */
+  private version = -1;
+  private listener: ConfigChangeListener | undefined;
+  private pollTimer: NodeJS.Timeout | undefined;
+  /** One refresh at a time; a signal during one asks for another right after. */
+  private refreshing: Promise<void> | undefined;
+  private refreshAgain = false;
+  private pollFailing = false;
+  private readonly env: Pick<AppEnv, (typeof SETTINGS_ENV_KEYS)[number]>;
 
-  constructor(@Inject(APP_ENV) private readonly env: AppEnv) {
-    this.config = Object.freeze(runtimeConfigFromEnv(env));
+  constructor(
+    config: ConfigService<AppEnv, true>,
+    @Inject(DATABASE_TARGET) private readonly target: DatabaseTarget,
+    private readonly store: RuntimeConfigStore,
+  ) {
+    this.env = pickEnv(config, SETTINGS_ENV_KEYS);
+    this.baseline = Object.freeze(runtimeConfigFromEnv(this.env));
+    this.config = this.baseline;
+  }
+
+  /** Loads the stored config before the first request, then keeps it current. */
+  async onModuleInit(): Promise<void> {
+    this.adopt(await this.store.read());
+    this.pollTimer = setInterval(() => this.refresh('poll'), this.env.RUNTIME_CONFIG_POLL_MS);
+    this.pollTimer.unref();
+    switch (this.target.kind) {
+      case 'postgres':
+        this.listener = new ConfigChangeListener(this.target.directUrl, (reason) => this.refresh(reason), this.logger);
+        this.listener.start();
+        break;
+      case 'embedded':
+        break;
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    clearInterval(this.pollTimer);
+    await this.listener?.stop();
+    await this.refreshing;
   }
 
   current(): Readonly<RuntimeConfig> {
     return this.config;
   }
 
-  /** Effective config in wire form, with the startup-only selections for reference. */
+  /** The stored version this instance applies (0 until the first change). */
+  configVersion(): number {
+    return this.version;
+  }
+
+  /** Effective config in wire form, with its version and the startup-only selections for reference. */
   describe(): Record<string, unknown> {
     return {
       ...runtimeConfigToWire(this.config),
+      config_version: this.version,
       embedding_provider: this.env.EMBEDDING_PROVIDER,
       embedding_model: this.env.EMBEDDING_PROVIDER === 'openai' ? this.env.EMBEDDING_MODEL : this.env.EMBEDDING_PROVIDER,
       embedding_dimensions: this.env.EMBEDDING_DIMENSIONS,
@@ -44,42 +114,59 @@ export class SettingsService {
   }
 
   /**
-   * Apply a PUT /v1/memories/config body. Checks run in the order CONTRACT section 7 fixes;
-   * nothing changes unless every field is valid.
+   * Apply a PUT /v1/memories/config body. Checks run in the order CONTRACT section 7 fixes and
+   * all of them before the database is touched; nothing changes unless every field is valid.
+   * The stored change and its `config.changed` audit event commit together (RuntimeConfigStore).
    */
-  apply(body: unknown): { applied: string[]; config: Record<string, unknown> } {
+  async apply(body: unknown, actor: Actor): Promise<{ applied: string[]; config: Record<string, unknown> }> {
     if (!this.env.CORE_RUNTIME_CONFIG_MUTATION_ENABLED) {
       throw new DomainError('CONFIG_MUTATION_DISABLED', 'PUT /v1/memories/config is deprecated for production and disabled', {
         detail: 'Set the environment variable CORE_RUNTIME_CONFIG_MUTATION_ENABLED=true to allow runtime config changes.',
       });
     }
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw new DomainError('VALIDATION_FAILED', 'body must be a JSON object of runtime config fields');
+    const { applied, changes } = validateRuntimeChanges(body);
+    this.adopt(await this.store.write(changes, actor));
+    this.logger.log({ msg: 'runtime config changed', applied, version: this.version });
+    return { applied, config: this.describe() };
+  }
+
+  /** Reads the row when its version is ahead of ours. Never rejects (a timer or an event owns it). */
+  private refresh(reason: 'poll' | 'notification' | 'listening'): void {
+    if (this.refreshing) {
+      if (reason !== 'poll') this.refreshAgain = true;
+      return;
     }
-    const fields = Object.keys(body);
-    const rejected = fields.filter((name) => (STARTUP_ONLY_FIELDS as readonly string[]).includes(name));
-    if (rejected.length > 0) {
-      throw new DomainError('CONFIG_STARTUP_ONLY_FIELDS', 'Provider and model selection is startup-only', {
-        detail: `These fields are fixed at startup and cannot change at runtime: ${rejected.join(', ')}. Set them in the environment and restart.`,
-        rejected,
+    this.refreshing = this.catchUp()
+      .then(
+        () => {
+          if (this.pollFailing) this.logger.log({ msg: 'runtime config check works again' });
+          this.pollFailing = false;
+        },
+        (error: Error) => {
+          if (!this.pollFailing) this.logger.warn({ msg: 'runtime config check failed; retrying', reason, error: error.message });
+          this.pollFailing = true;
+        },
+      )
+      .finally(() => {
+        this.refreshing = undefined;
+        if (this.refreshAgain) {
+          this.refreshAgain = false;
+          this.refresh('notification');
+        }
       });
-    }
-    if (fields.length === 0) {
-      throw new DomainError('VALIDATION_FAILED', `body must contain at least one of: ${Object.keys(RUNTIME_FIELDS).join(', ')}`);
-    }
-    const next: RuntimeConfig = { ...this.config, trustedSourceSites: [...this.config.trustedSourceSites] };
-    for (const name of fields) {
-      const field = RUNTIME_FIELDS[name];
-      if (!field) {
-        throw new DomainError('VALIDATION_FAILED', `${name} is not a runtime config field (known: ${Object.keys(RUNTIME_FIELDS).join(', ')})`);
-      }
-      const value = (body as Record<string, unknown>)[name];
-      const problem = field.check(value);
-      if (problem) throw new DomainError('VALIDATION_FAILED', `${name} ${problem}`);
-      (next as unknown as Record<string, unknown>)[field.key] = Array.isArray(value) ? value.map((s: string) => s.trim()) : value;
-    }
-    this.config = Object.freeze(next);
-    this.logger.log({ msg: 'runtime config changed', applied: fields });
-    return { applied: fields, config: this.describe() };
+  }
+
+  private async catchUp(): Promise<void> {
+    if ((await this.store.readVersion()) > this.version) this.adopt(await this.store.read());
+  }
+
+  /** Versions only move forward: a slow read never replaces a newer config. */
+  private adopt(stored: StoredRuntimeConfig): void {
+    if (stored.version <= this.version) return;
+    const { config, ignored } = mergeRuntimeChanges(this.baseline, stored.changes);
+    if (ignored.length > 0) this.logger.warn({ msg: 'stored runtime config fields ignored', ignored, version: stored.version });
+    this.config = Object.freeze(config);
+    this.logger.log({ msg: 'runtime config applied', version: stored.version });
+    this.version = stored.version;
   }
 }

@@ -42,7 +42,7 @@ const cases: Case[] = [
   ['search with a numeric query', 'post', '/v1/memories/search', { user_id: user, query: 7 }, /^query must be a string$/],
   ['search with limit 0', 'post', '/v1/memories/search', { user_id: user, query: 'x', limit: 0 }, /^limit must be between 1 and 100$/],
   ['search with limit 1000', 'post', '/v1/memories/search/fast', { user_id: user, query: 'x', limit: 1000 }, /^limit must be between 1 and 100$/],
-  ['search with a non-ISO as_of', 'post', '/v1/memories/search', { user_id: user, query: 'x', as_of: 'yesterday' }, /^as_of must be an ISO-8601 timestamp$/],
+  ['search with a non-ISO as_of', 'post', '/v1/memories/search', { user_id: user, query: 'x', as_of: 'yesterday' }, /^as_of must be an RFC 3339 timestamp/],
   ['search with a bad namespace_scope', 'post', '/v1/memories/search', { user_id: user, query: 'x', namespace_scope: [1] }, /^namespace_scope must be a string or an array/],
   // expand
   ['expand without memory_ids', 'post', '/v1/memories/expand', { user_id: user }, /^memory_ids must/],

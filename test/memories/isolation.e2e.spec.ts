@@ -1,10 +1,9 @@
 import type { MemoryScope } from '../../src/common/scope/memory-scope';
 import { parseMemoryScope } from '../../src/common/scope/parse-memory-scope';
+import { MemoryAccess } from '../../src/database/access/memory-access';
 import { toVectorLiteral } from '../../src/database/vector';
 import { EmbeddingService } from '../../src/embeddings/embedding.service';
-import { EpisodeEntity } from '../../src/memories/episode.entity';
-import { MemoriesRepository, type ScoredRow } from '../../src/memories/memories.repository';
-import { MemoryEntity } from '../../src/memories/memory.entity';
+import { VectorSearch, type ScoredRow } from '../../src/memories/vector-search';
 import { newId, newUser } from '../support/ids';
 import { isVisible, type ModelCaller, type ModelRow } from '../support/model-visibility';
 import {
@@ -285,16 +284,16 @@ describe('memory isolation between users, workspaces and agents', () => {
     });
   });
 
-  describe('each vector-search plan on its own (MemoriesRepository)', () => {
+  describe('each vector-search plan on its own (VectorSearch)', () => {
     // Through HTTP, these small scopes always take the exact plan (SEARCH_EXACT_SCOPE_LIMIT);
     // the HNSW plan serves only large scopes. Here each plan's statement runs for every case on
     // the same world, asking for more rows than exist: each must return exactly the visible
     // markers (the HNSW plan's iterative scan walks the whole small graph).
-    type Plan = (repo: MemoriesRepository, scope: MemoryScope, q: string, k: number) => Promise<ScoredRow[] | null>;
+    type Plan = (plans: VectorSearch, scope: MemoryScope, q: string, k: number) => Promise<ScoredRow[] | null>;
     const PLANS: Record<string, Plan> = {
-      exact: (repo, scope, q, k) => repo['exactNearest'](scope, q, k, {}),
-      'exact, bounded above the scope size': (repo, scope, q, k) => repo['exactNearest'](scope, q, k, {}, 1000),
-      HNSW: (repo, scope, q, k) => repo['indexedNearest'](scope, q, k, {}),
+      exact: (plans, scope, q, k) => plans.exactNearest(scope, q, k),
+      'exact, bounded above the scope size': (plans, scope, q, k) => plans.exactNearest(scope, q, k, {}, 'read', 1000),
+      HNSW: (plans, scope, q, k) => plans.indexedNearest(scope, q, k),
     };
     /** The case's caller as a scope, and the query vector every case uses. */
     const inputs = async (c: Case): Promise<{ scope: MemoryScope; vector: number[] }> => ({
@@ -303,7 +302,7 @@ describe('memory isolation between users, workspaces and agents', () => {
     });
     const search = async (plan: Plan, c: Case, k: number): Promise<string[]> => {
       const { scope, vector } = await inputs(c);
-      const rows = await plan(t.app.get(MemoriesRepository), scope, toVectorLiteral(vector), k);
+      const rows = await plan(t.app.get(VectorSearch), scope, toVectorLiteral(vector), k);
       expect(rows).not.toBeNull();
       return names((rows as ScoredRow[]).map((r) => r.memory.id));
     };
@@ -316,16 +315,13 @@ describe('memory isolation between users, workspaces and agents', () => {
 
     it('the bounded exact plan declines a scope larger than its bound (so the HNSW plan takes it)', async () => {
       const { scope, vector } = await inputs(CASES.find((x) => x.expected.length >= 3) as Case);
-      expect(await t.app.get(MemoriesRepository)['exactNearest'](scope, toVectorLiteral(vector), 10, {}, 2)).toBeNull();
+      expect(await t.app.get(VectorSearch).exactNearest(scope, toVectorLiteral(vector), 10, {}, 'read', 2)).toBeNull();
     });
 
     it.each(CASES.filter((c) => c.expected.length >= 2))('with every scope "large", search still returns min(k, visible) visible rows: $title', async (c) => {
       // exact limit 0: every scope counts as large, so the HNSW plan runs first and the exact
       // plan answers only when the index returned fewer than k rows
-      const repo = new MemoriesRepository(t.dataSource.getRepository(MemoryEntity), t.dataSource.getRepository(EpisodeEntity), t.dataSource, {
-        SEARCH_EXACT_SCOPE_LIMIT: 0,
-        SEARCH_HNSW_EF_SEARCH: 40,
-      });
+      const repo = VectorSearch.withTuning(t.app.get(MemoryAccess), { exactScopeLimit: 0, efSearch: 40 });
       const { scope, vector } = await inputs(c);
       for (const k of [1, c.expected.length - 1, c.expected.length, 100]) {
         const got = names((await repo.nearestVisible(scope, vector, k)).map((r) => r.memory.id));

@@ -23,7 +23,9 @@ describe('memory routes', () => {
   const agentY = newId();
 
   beforeAll(async () => {
-    t = await createTestApp();
+    // The runtime config poll (every 500 ms by default) queries the database in the background;
+    // slowed to a minute here so the guard test below sees the request's own queries only.
+    t = await createTestApp({ RUNTIME_CONFIG_POLL_MS: '60000' });
   });
   afterAll(async () => {
     await t.close();

@@ -4,11 +4,12 @@ import { join } from 'node:path';
 
 import { DataSource } from 'typeorm';
 
+import { configuredIdentity } from '../../src/embeddings/embedding-identity';
 import { buildDataSourceOptions } from '../../src/database/data-source.options';
 import { closeDatabaseTarget, openDatabaseTarget } from '../../src/database/database-target';
 import { prepareDatabase } from '../../src/database/prepare-database';
 import { loadEnv } from '../../src/env/env.schema';
-import { adminQuery, withDatabase } from './test-database';
+import { adminQuery, adminUrl, withDatabase } from './test-database';
 
 /**
  * Runs once per `jest` run: builds a migrated template database (PostgreSQL when
@@ -23,23 +24,23 @@ export default async function globalSetup(): Promise<void> {
   if (process.env.DATABASE_URL) {
     const template = `atrium_t_${runId}_tpl`;
     await adminQuery(`CREATE DATABASE "${template}"`);
-    const env = { ...base, DATABASE_URL: withDatabase(process.env.DATABASE_URL, template) };
+    const env = { ...base, DATABASE_URL: withDatabase(adminUrl(), template), DATABASE_DIRECT_URL: undefined };
     await migrate(env);
     process.env.ATRIUM_TEST_TEMPLATE_DB = template;
     return;
   }
 
   const dataDir = await mkdtemp(join(tmpdir(), 'atrium-test-tpl-'));
-  await migrate({ ...base, DATABASE_URL: undefined, DATA_DIR: dataDir });
+  await migrate({ ...base, DATABASE_URL: undefined, DATABASE_DIRECT_URL: undefined, DATA_DIR: dataDir });
   process.env.ATRIUM_TEST_TEMPLATE_DIR = dataDir;
 }
 
 async function migrate(env: ReturnType<typeof loadEnv>): Promise<void> {
   const target = await openDatabaseTarget(env);
-  const dataSource = new DataSource(buildDataSourceOptions(target, env));
+  const dataSource = new DataSource(buildDataSourceOptions(target, env, 'direct'));
   try {
     await dataSource.initialize();
-    await prepareDatabase(dataSource, { where: target.description, embeddingDimensions: env.EMBEDDING_DIMENSIONS });
+    await prepareDatabase(dataSource, { where: target.description, embeddingDimensions: env.EMBEDDING_DIMENSIONS, embeddingIdentity: configuredIdentity(env) });
   } finally {
     if (dataSource.isInitialized) await dataSource.destroy();
     await closeDatabaseTarget(target);

@@ -9,7 +9,7 @@ export default async function globalTeardown(): Promise<void> {
     await rm(process.env.ATRIUM_TEST_TEMPLATE_DIR, { recursive: true, force: true });
   }
   if (process.env.DATABASE_URL && runId) {
-    const client = new Client({ connectionString: process.env.DATABASE_URL });
+    const client = new Client({ connectionString: process.env.DATABASE_DIRECT_URL || process.env.DATABASE_URL });
     await client.connect();
     try {
       const { rows } = await client.query<{ datname: string }>(

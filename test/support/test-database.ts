@@ -27,8 +27,15 @@ export function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
+/**
+ * Where the harness creates and drops databases: DATABASE_DIRECT_URL when the suite runs
+ * through PgBouncer (a pooler keeps server connections to the template open, which
+ * CREATE DATABASE ... TEMPLATE refuses), else DATABASE_URL.
+ */
+export const adminUrl = (): string => (process.env.DATABASE_DIRECT_URL || process.env.DATABASE_URL) as string;
+
 export async function adminQuery(sql: string): Promise<void> {
-  const client = new Client({ connectionString: process.env.DATABASE_URL });
+  const client = new Client({ connectionString: adminUrl() });
   await client.connect();
   try {
     await client.query(sql);
@@ -54,8 +61,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       }
     }
     const url = withDatabase(process.env.DATABASE_URL as string, name);
+    const direct: Record<string, string> = process.env.DATABASE_DIRECT_URL ? { DATABASE_DIRECT_URL: withDatabase(process.env.DATABASE_DIRECT_URL, name) } : {};
     return {
-      env: { DATABASE_URL: url },
+      env: { DATABASE_URL: url, ...direct },
       url,
       drop: () => adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
     };
@@ -65,7 +73,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const dataDir = await mkdtemp(join(tmpdir(), 'atrium-test-'));
   await cp(templateDir, dataDir, { recursive: true });
   return {
-    env: { DATABASE_URL: '', DATA_DIR: dataDir },
+    env: { DATABASE_URL: '', DATABASE_DIRECT_URL: '', DATA_DIR: dataDir },
     drop: () => rm(dataDir, { recursive: true, force: true }),
   };
 }

@@ -4,9 +4,16 @@
  */
 export type DomainErrorCode =
   | 'VALIDATION_FAILED'
+  | 'UNSUPPORTED_MEDIA_TYPE'
   | 'MEMORY_NOT_FOUND'
   | 'LESSON_NOT_FOUND'
   | 'GRANT_NOT_FOUND'
+  | 'KEY_NOT_FOUND'
+  | 'ROUTE_NOT_FOUND'
+  | 'UNAUTHENTICATED'
+  | 'ADMIN_UNAUTHENTICATED'
+  | 'SCOPE_MISMATCH'
+  | 'RATE_LIMITED'
   | 'NOT_MEMORY_OWNER'
   | 'CONFLICT'
   | 'CONFIG_MUTATION_DISABLED'
@@ -17,9 +24,16 @@ export type DomainErrorCode =
 
 const DEFAULT_MESSAGES: Record<DomainErrorCode, string> = {
   VALIDATION_FAILED: 'Invalid input',
+  UNSUPPORTED_MEDIA_TYPE: 'Content-Type must be application/json',
   MEMORY_NOT_FOUND: 'Memory not found',
   LESSON_NOT_FOUND: 'Lesson not found',
   GRANT_NOT_FOUND: 'Grant not found',
+  KEY_NOT_FOUND: 'API key not found',
+  ROUTE_NOT_FOUND: 'Route not found',
+  UNAUTHENTICATED: 'invalid or missing API key',
+  ADMIN_UNAUTHENTICATED: 'invalid or missing admin token',
+  SCOPE_MISMATCH: 'scope does not match the API key',
+  RATE_LIMITED: 'rate limit exceeded for this API key',
   NOT_MEMORY_OWNER: 'Only the owning agent may do this',
   CONFLICT: 'Conflict',
   CONFIG_MUTATION_DISABLED: 'Runtime config mutation is deprecated for production and disabled',

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../../database/database-errors';
 import { EmbeddingProviderError } from '../../embeddings/embedding-provider';
 import { assertNever, DomainError, DomainErrorCode } from './domain-error';
 
@@ -10,14 +11,24 @@ export function statusForCode(code: DomainErrorCode): number {
     case 'VALIDATION_FAILED':
     case 'CONFIG_STARTUP_ONLY_FIELDS':
       return HttpStatus.BAD_REQUEST;
+    case 'UNSUPPORTED_MEDIA_TYPE':
+      return HttpStatus.UNSUPPORTED_MEDIA_TYPE;
     case 'MEMORY_NOT_FOUND':
     case 'LESSON_NOT_FOUND':
     case 'GRANT_NOT_FOUND':
+    case 'KEY_NOT_FOUND':
+    case 'ROUTE_NOT_FOUND':
       return HttpStatus.NOT_FOUND;
+    case 'UNAUTHENTICATED':
+    case 'ADMIN_UNAUTHENTICATED':
+      return HttpStatus.UNAUTHORIZED;
+    case 'SCOPE_MISMATCH':
     case 'NOT_MEMORY_OWNER':
       return HttpStatus.FORBIDDEN;
     case 'CONFLICT':
       return HttpStatus.CONFLICT;
+    case 'RATE_LIMITED':
+      return HttpStatus.TOO_MANY_REQUESTS;
     case 'CONFIG_MUTATION_DISABLED':
       return HttpStatus.GONE;
     case 'EMBEDDING_PROVIDER_BAD_RESPONSE':
@@ -39,7 +50,27 @@ export interface ErrorBody {
  * Turn anything thrown into a status and `{ error }` body. Client mistakes keep their
  * message; anything unexpected becomes 500 `Internal server error` and is logged in full.
  */
-export function toErrorResponse(exception: unknown): { status: number; body: ErrorBody; unexpected: boolean } {
+export interface ErrorResponse {
+  status: number;
+  body: ErrorBody;
+  unexpected: boolean;
+  /** Set on 503: how many seconds to wait before retrying (the `Retry-After` header). */
+  retryAfterSeconds?: number;
+  /** The database was unreachable or dropped the connection (counted in metrics). */
+  databaseUnavailable?: boolean;
+}
+
+export function toErrorResponse(exception: unknown): ErrorResponse {
+  const response = classify(exception);
+  if (response.status === HttpStatus.SERVICE_UNAVAILABLE) response.retryAfterSeconds = RETRY_AFTER_SECONDS;
+  return response;
+}
+
+function classify(exception: unknown): ErrorResponse {
+  if (isDatabaseUnavailable(exception)) {
+    const code = 'DATABASE_UNAVAILABLE';
+    return { status: statusForCode(code), body: { error: new DomainError(code).message }, unexpected: false, databaseUnavailable: true };
+  }
   if (exception instanceof DomainError) {
     return { status: statusForCode(exception.code), body: { error: exception.message, ...exception.extra }, unexpected: false };
   }
@@ -84,11 +115,17 @@ export function toErrorResponse(exception: unknown): { status: number; body: Err
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
 
+  constructor(private readonly onDatabaseUnavailable: () => void = () => undefined) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const res = http.getResponse<Response>();
     const req = http.getRequest<Request>();
-    const { status, body, unexpected } = toErrorResponse(exception);
+    const { status, body, unexpected, retryAfterSeconds, databaseUnavailable } = toErrorResponse(exception);
+    if (databaseUnavailable) {
+      this.onDatabaseUnavailable();
+      this.logger.warn(`${req.method} ${req.path}: database unavailable (${exception instanceof Error ? exception.message : String(exception)})`);
+    }
     if (unexpected) {
       this.logger.error(
         `${req.method} ${req.originalUrl} failed: ${exception instanceof Error ? (exception.stack ?? exception.message) : String(exception)}`,
@@ -98,6 +135,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       res.end();
       return;
     }
+    if (retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(retryAfterSeconds));
     res.status(status).json(body);
   }
 }

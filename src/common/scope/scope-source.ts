@@ -1,9 +1,16 @@
 import type { Request } from 'express';
 
+import { bindScopeToPrincipal } from '../../auth/bind-scope';
+import { principalOf } from '../../auth/principal';
 import type { RawScopeInput } from './parse-memory-scope';
 
-/** Scope parameters come from the query string on GET/DELETE and from the body otherwise. */
+/**
+ * Scope parameters come from the query string on GET/DELETE and from the body otherwise,
+ * bound to the caller's API key (auth/bind-scope.ts) when there is one. The workspace guard
+ * and @Scope() both read them here, so both parse the same, key-bound input.
+ */
 export function rawScopeFrom(req: Request): RawScopeInput {
   const source = req.method === 'GET' || req.method === 'DELETE' ? req.query : req.body;
-  return typeof source === 'object' && source !== null && !Array.isArray(source) ? (source as RawScopeInput) : {};
+  const raw = typeof source === 'object' && source !== null && !Array.isArray(source) ? (source as RawScopeInput) : {};
+  return bindScopeToPrincipal(raw, principalOf(req));
 }

@@ -1,5 +1,7 @@
 import { Transform } from 'class-transformer';
-import { registerDecorator, type ValidationOptions } from 'class-validator';
+import { IsString, MaxLength, MinLength, registerDecorator, type ValidationOptions } from 'class-validator';
+
+import { MAX_USER_ID_LENGTH, SCOPE_MESSAGES } from '../scope/parse-memory-scope';
 
 /** Query strings arrive as text: convert base-10 integers explicitly, leave anything else to fail validation. */
 export const ToInt = (): PropertyDecorator =>
@@ -54,3 +56,13 @@ export function IsStringOrStringArray(maxItems: number, maxLength: number, optio
     });
   };
 }
+
+/**
+ * A user_id field outside the scope parser (lessons, agents): the same rules and messages as
+ * parseMemoryScope, so a 300-character id gets "at most 256" on every route.
+ */
+export const IsUserId = (): PropertyDecorator => (target: object, propertyName: string | symbol) => {
+  IsString({ message: SCOPE_MESSAGES.userId })(target, propertyName);
+  MinLength(1, { message: SCOPE_MESSAGES.userId })(target, propertyName);
+  MaxLength(MAX_USER_ID_LENGTH, { message: SCOPE_MESSAGES.userIdTooLong })(target, propertyName);
+};

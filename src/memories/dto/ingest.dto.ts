@@ -2,10 +2,9 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 
 import { IsSmallJsonObject } from '../../common/validation/transforms';
+import { VISIBILITY_MODES, VISIBILITY_MODES_MESSAGE, type VisibilityMode } from '../../database/visibility';
 import { LIMITS } from './limits';
 import { WriterScopeFieldsDto } from './scope-fields.dto';
-
-export const VISIBILITIES = ['workspace', 'agent_only', 'restricted'] as const;
 
 export class IngestDto extends WriterScopeFieldsDto {
   @ApiProperty({
@@ -32,13 +31,13 @@ export class IngestDto extends WriterScopeFieldsDto {
 
   @ApiPropertyOptional({
     type: String,
-    enum: VISIBILITIES,
+    enum: VISIBILITY_MODES,
     description: 'Workspace scope only (default `workspace`); 400 in user scope.',
     example: 'workspace',
   })
   @IsOptional()
-  @IsIn(VISIBILITIES, { message: 'visibility must be one of workspace, agent_only, restricted' })
-  visibility?: (typeof VISIBILITIES)[number];
+  @IsIn(VISIBILITY_MODES, { message: VISIBILITY_MODES_MESSAGE })
+  visibility?: VisibilityMode;
 
   @ApiPropertyOptional({
     type: 'object',

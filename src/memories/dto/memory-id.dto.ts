@@ -2,8 +2,8 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsUUID } from 'class-validator';
 
 import { LowerCase } from '../../common/validation/transforms';
+import { VISIBILITY_MODES, VISIBILITY_MODES_MESSAGE, type VisibilityMode } from '../../database/visibility';
 import { AGENT_EXAMPLE, UUID_EXAMPLE } from '../../openapi/scope.schema';
-import { VISIBILITIES } from './ingest.dto';
 import { OwnerScopeFieldsDto, ScopeFieldsDto } from './scope-fields.dto';
 
 export class MemoryIdParams {
@@ -24,9 +24,9 @@ export class GrantParams extends MemoryIdParams {
 export class ScopeQueryDto extends ScopeFieldsDto {}
 
 export class UpdateVisibilityDto extends OwnerScopeFieldsDto {
-  @ApiProperty({ type: String, enum: VISIBILITIES, description: 'Making a memory not `restricted` drops its grants.', example: 'agent_only' })
-  @IsIn(VISIBILITIES, { message: 'visibility must be one of workspace, agent_only, restricted' })
-  visibility: (typeof VISIBILITIES)[number];
+  @ApiProperty({ type: String, enum: VISIBILITY_MODES, description: 'Making a memory not `restricted` drops its grants.', example: 'agent_only' })
+  @IsIn(VISIBILITY_MODES, { message: VISIBILITY_MODES_MESSAGE })
+  visibility: VisibilityMode;
 }
 
 export class CreateGrantDto extends OwnerScopeFieldsDto {

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsISO8601, IsOptional, IsString, Length } from 'class-validator';
+import { IsOptional, IsString, Length } from 'class-validator';
 
+import { IsTimestamp } from '../../common/validation/timestamp';
 import { IsStringOrStringArray } from '../../common/validation/transforms';
 import { LIMITS } from './limits';
 import { ScopeFieldsDto } from './scope-fields.dto';
@@ -38,21 +39,21 @@ export class SearchDto extends ScopeFieldsDto {
   @ApiPropertyOptional({
     type: String,
     format: 'date-time',
-    description: 'User scope only: only memories created at or before this time (ISO-8601).',
+    description: 'User scope only: only memories created at or before this time: RFC 3339 (`2026-11-01T00:00:00Z`, offset required with a time) or a date (`2026-11-01`, midnight UTC).',
     example: '2026-11-01T00:00:00Z',
   })
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'as_of must be an ISO-8601 timestamp' })
+  @IsTimestamp()
   as_of?: string;
 
   /** "Now" for recency scoring (default: the server's clock). */
   @ApiPropertyOptional({
     type: String,
     format: 'date-time',
-    description: '"Now" for recency scoring (ISO-8601; default: the server\'s clock).',
+    description: '"Now" for recency scoring, in the same format as `as_of` (default: the server\'s clock).',
     example: '2026-11-21T12:00:00Z',
   })
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'reference_time must be an ISO-8601 timestamp' })
+  @IsTimestamp()
   reference_time?: string;
 }

@@ -3,10 +3,11 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 
 import { EmbeddingService } from '../../src/embeddings/embedding.service';
-import { newUser } from '../support/ids';
-import { isVisible, VisibilityModel, type ModelAgentScope, type ModelCaller, type ModelRow, type Visibility } from '../support/model-visibility';
-import { DISTINCT_SENTENCES, SHARED_WORD } from '../support/seed-isolation';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { adminAuth, API_KEY_ENV } from './api-keys';
+import { newUser } from './ids';
+import { isVisible, VisibilityModel, type ModelAgentScope, type ModelCaller, type ModelRow, type Visibility } from './model-visibility';
+import { DISTINCT_SENTENCES, SHARED_WORD } from './seed-isolation';
+import { createTestApp, type TestApp } from './test-app';
 
 /**
  * Model-based property test of CONTRACT section 3 (who sees what) and of the owner-only mutations
@@ -19,6 +20,11 @@ import { createTestApp, type TestApp } from '../support/test-app';
  * agent ids), so sequences never see each other's rows and nothing needs resetting.
  * On failure fast-check prints the seed, the path and the shrunk command list; replay with
  * FC_SEED=<seed> FC_PATH=<path> npm test -- test/memories/visibility.property
+ *
+ * Two transports (test/memories/visibility.property.spec.ts and test/auth/visibility-keys.property.spec.ts):
+ * `parameters` sends each caller's ids (AUTH_MODE=off); `api keys` gives every simulated user and
+ * agent a key of its own and sends no ids at all (AUTH_MODE=api_key), so the scope of every
+ * request is the key's.
  */
 
 const AGENT_COUNT = 4;
@@ -116,6 +122,8 @@ const command: fc.Arbitrary<Command> = fc.oneof(
 );
 
 const NUM_RUNS = 200;
+
+export type Transport = 'parameters' | 'api keys';
 const MIN_COMMANDS = 5;
 const MAX_COMMANDS = 20;
 
@@ -124,13 +132,14 @@ const sequence: fc.Arbitrary<Command[]> = fc
   .tuple(fc.array(write, { minLength: 1, maxLength: 3 }), fc.array(command, { minLength: MIN_COMMANDS - 1, maxLength: MAX_COMMANDS - 3 }))
   .map(([writes, rest]) => [...writes, ...rest]);
 
-describe('visibility, model-based', () => {
+export function describeVisibilityProperty(transport: Transport, numRuns = NUM_RUNS): void {
+describe(`visibility, model-based, through ${transport}`, () => {
   let t: TestApp;
   /** Agent ids are shared by every sequence: tenants (fresh user ids) keep sequences apart. */
   const agents: string[] = Array.from({ length: AGENT_COUNT }, () => randomUUID());
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp(transport === 'api keys' ? API_KEY_ENV : {});
   });
   afterAll(async () => {
     await t.close();
@@ -204,7 +213,22 @@ describe('visibility, model-based', () => {
       return agentCaller({ kind: 'agent', u: 0, w: 0, a: 0 });
     };
     const wire = (c: ModelCaller): Record<string, string> =>
-      c.kind === 'user' ? { user_id: c.userId } : { user_id: c.userId, workspace_id: c.workspaceId, agent_id: c.agentId };
+      transport === 'api keys' ? {} : c.kind === 'user' ? { user_id: c.userId } : { user_id: c.userId, workspace_id: c.workspaceId, agent_id: c.agentId };
+    /** With API keys: the caller's own key (minted on first use), and no ids in the request. */
+    const keys = new Map<string, string>();
+    const auth = async (c: ModelCaller): Promise<Record<string, string>> => {
+      if (transport === 'parameters') return {};
+      const name = c.kind === 'user' ? c.userId : `${c.userId}/${c.workspaceId}/${c.agentId}`;
+      let key = keys.get(name);
+      if (!key) {
+        const body = c.kind === 'user' ? { role: 'user', user_id: c.userId } : { role: 'agent', user_id: c.userId, workspace_id: c.workspaceId, agent_id: c.agentId };
+        const res = await t.http().post('/v1/admin/keys').set(adminAuth).send(body);
+        if (res.status !== 201) throw new Error(`key for ${name}: ${res.status}`);
+        key = res.body.key as string;
+        keys.set(name, key);
+      }
+      return { Authorization: `Bearer ${key}` };
+    };
 
     /** A reader's model caller and the scope fields it sends. */
     const readerScope = (r: Reader): { caller: ModelCaller; fields: Record<string, unknown> } => {
@@ -249,6 +273,7 @@ describe('visibility, model-based', () => {
           const res = await t
             .http()
             .post('/v1/memories/ingest/quick')
+            .set(await auth(caller))
             .send({
               ...wire(caller),
               ...(visibility ? { visibility } : {}),
@@ -305,6 +330,7 @@ describe('visibility, model-based', () => {
           const res = await t
             .http()
             .patch(`/v1/memories/${id}`)
+            .set(await auth(caller))
             .send({ ...wire(caller), visibility: cmd.visibility });
           trace.push(`#${step} ${text} on ${label(id)} -> ${res.status} (model ${expected})`);
           tally(`patch ${expected}`);
@@ -324,8 +350,13 @@ describe('visibility, model-based', () => {
               ? await t
                   .http()
                   .post(`/v1/memories/${id}/grants`)
+                  .set(await auth(caller))
                   .send({ ...wire(caller), grantee_agent_id: grantee })
-              : await t.http().delete(`/v1/memories/${id}/grants/${grantee}`).query(wire(caller));
+              : await t
+                  .http()
+                  .delete(`/v1/memories/${id}/grants/${grantee}`)
+                  .set(await auth(caller))
+                  .query(wire(caller));
           trace.push(`#${step} ${text} on ${label(id)} -> ${res.status} (model ${expected})`);
           tally(`${cmd.op} ${expected}`);
           if (res.status !== expected) fail(step, `${cmd.op} status: expected ${expected}, got ${res.status} ${JSON.stringify(res.body)}`);
@@ -335,7 +366,11 @@ describe('visibility, model-based', () => {
           const id = resolveAimed(cmd.memory, true, (r) => r.visibility === 'restricted' || r.grants.size > 0);
           const caller = actorCaller(cmd.by, id);
           const expected = model.listGrants(caller, id);
-          const res = await t.http().get(`/v1/memories/${id}/grants`).query(wire(caller));
+          const res = await t
+            .http()
+            .get(`/v1/memories/${id}/grants`)
+            .set(await auth(caller))
+            .query(wire(caller));
           trace.push(`#${step} ${text} on ${label(id)} -> ${res.status} (model ${expected.status})`);
           tally(`list grants ${expected.status}`);
           if (res.status !== expected.status) fail(step, `list grants status: expected ${expected.status}, got ${res.status} ${JSON.stringify(res.body)}`);
@@ -351,7 +386,11 @@ describe('visibility, model-based', () => {
           const caller = callerOf(cmd.who);
           const expected = model.delete(caller, id);
           tally(`delete ${expected}`);
-          const res = await t.http().delete(`/v1/memories/${id}`).query(wire(caller));
+          const res = await t
+            .http()
+            .delete(`/v1/memories/${id}`)
+            .set(await auth(caller))
+            .query(wire(caller));
           trace.push(`#${step} ${text} on ${label(id)} -> ${res.status} (model ${expected})`);
           if (res.status !== expected) fail(step, `delete status: expected ${expected}, got ${res.status} ${JSON.stringify(res.body)}`);
           if (expected === 200) check(step, `${text} body`, res.body, { success: true });
@@ -363,6 +402,7 @@ describe('visibility, model-based', () => {
           const res = await t
             .http()
             .get('/v1/memories/list')
+            .set(await auth(caller))
             .query({ ...fields, limit: 100 });
           const got: string[] = res.body.memories?.map((m: { id: string }) => m.id) ?? [];
           trace.push(`#${step} ${text} -> ${res.status} ${labels(got)}`);
@@ -376,7 +416,11 @@ describe('visibility, model-based', () => {
           const id = resolve(cmd.memory);
           const row = model.rows.get(id);
           const expected = row && model.visible(caller).includes(row) ? 200 : 404;
-          const res = await t.http().get(`/v1/memories/${id}`).query(fields);
+          const res = await t
+            .http()
+            .get(`/v1/memories/${id}`)
+            .set(await auth(caller))
+            .query(fields);
           trace.push(`#${step} ${text} on ${label(id)} -> ${res.status}`);
           check(step, `${text} on ${label(id)} status`, res.status, expected);
           if (expected === 200) check(step, `${text} id`, res.body.id, id);
@@ -390,6 +434,7 @@ describe('visibility, model-based', () => {
           const res = await t
             .http()
             .post('/v1/memories/expand')
+            .set(await auth(caller))
             .send({ ...fields, memory_ids: asked });
           const got: string[] = res.body.memories?.map((m: { id: string }) => m.id) ?? [];
           trace.push(`#${step} ${text} asked ${labels(asked)} -> ${res.status} ${labels(got)}`);
@@ -406,6 +451,7 @@ describe('visibility, model-based', () => {
           const res = await t
             .http()
             .post(`/v1/memories/${cmd.op}`)
+            .set(await auth(caller))
             .send({ ...fields, query: SHARED_WORD, limit });
           const got: string[] = res.body.memories?.map((m: { id: string }) => m.id) ?? [];
           trace.push(`#${step} ${text} -> ${res.status} ${labels(got)}`);
@@ -428,11 +474,11 @@ describe('visibility, model-based', () => {
       fc.asyncProperty(sequence, async (commands) => {
         await runSequence(commands);
       }),
-      { numRuns: NUM_RUNS, ...(seed === undefined ? {} : { seed }), ...(path === undefined ? {} : { path }) },
+      { numRuns, ...(seed === undefined ? {} : { seed }), ...(path === undefined ? {} : { path }) },
     );
     // Keeps an eye on the time budget and on what the generator actually exercised.
     const seen = Object.entries(outcomes).sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${k}: ${n}`);
-    process.stdout.write(`visibility property: ${NUM_RUNS} sequences in ${((Date.now() - started) / 1000).toFixed(1)} s; mutation outcomes ${seen.join(', ')}\n`);
+    process.stdout.write(`visibility property (${transport}): ${numRuns} sequences in ${((Date.now() - started) / 1000).toFixed(1)} s; mutation outcomes ${seen.join(', ')}\n`);
     // A generator that stopped reaching these would make the property vacuous (each is seen dozens of times per run).
     const expectedOutcomes = [
       'grant 201',
@@ -451,3 +497,4 @@ describe('visibility, model-based', () => {
     }
   }, 600_000);
 });
+}

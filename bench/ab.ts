@@ -1,0 +1,134 @@
+/**
+ * A/B of two service builds (or two settings) on one kept benchmark database: the same load
+ * run alternately against A and B, `--rounds` times, and the medians of each side. Made for
+ * before/after figures on a shared, noisy machine, where CPU per request (read from /proc)
+ * moves less than latency and alternating spreads the noise over both sides.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/ab.js \
+ *     --reuse atrium_bench_... --scale 0.02 --a /path/to/old/dist/src/main.js --b dist/src/main.js \
+ *     --route search/fast --target user/small --connections 4 --duration 5 --rounds 5 \
+ *     [--warmup 10] [--env-a NAME=value,...] [--env-b NAME=value,...]
+ */
+import { resolve } from 'node:path';
+
+import { loadTargets } from './callers';
+import { planCorpus } from './corpus';
+import { createBenchDatabase } from './database';
+import { ROUTES, runLoad, warmUp, type Caller, type LoadResult, type Route } from './load';
+import { startServer } from './server';
+
+interface AbOptions {
+  reuse: string;
+  scale: number;
+  seed: number;
+  minLargest: number;
+  a: string;
+  b: string;
+  envA: Record<string, string>;
+  envB: Record<string, string>;
+  route: Route;
+  target: string;
+  connections: number;
+  duration: number;
+  rounds: number;
+  warmup: number;
+}
+
+function parse(argv: string[]): AbOptions {
+  const o: AbOptions = {
+    reuse: '',
+    scale: 0.02,
+    seed: 42,
+    minLargest: 0,
+    a: '',
+    b: resolve(__dirname, '..', 'src', 'main.js'),
+    envA: {},
+    envB: {},
+    route: 'search/fast',
+    target: 'user/small',
+    connections: 4,
+    duration: 5,
+    rounds: 5,
+    warmup: 10,
+  };
+  const env = (raw: string) => Object.fromEntries(raw.split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+  for (let i = 0; i < argv.length; i += 2) {
+    const [flag, v] = [argv[i], argv[i + 1] ?? ''];
+    switch (flag) {
+      case '--reuse': o.reuse = v; break;
+      case '--scale': o.scale = Number(v); break;
+      case '--seed': o.seed = Number(v); break;
+      case '--min-largest': o.minLargest = Number(v); break;
+      case '--a': o.a = resolve(v); break;
+      case '--b': o.b = resolve(v); break;
+      case '--env-a': o.envA = env(v); break;
+      case '--env-b': o.envB = env(v); break;
+      case '--route':
+        if (!(ROUTES as readonly string[]).includes(v)) throw new Error(`--route: one of ${ROUTES.join(', ')}`);
+        o.route = v as Route;
+        break;
+      case '--target': o.target = v; break;
+      case '--connections': o.connections = Number(v); break;
+      case '--duration': o.duration = Number(v); break;
+      case '--warmup':
+        o.warmup = Number(v);
+        break;
+      case '--rounds': o.rounds = Number(v); break;
+      default: throw new Error(`unknown option ${flag}`);
+    }
+  }
+  if (!o.reuse || !o.a) throw new Error('--reuse <atrium_bench_...> and --a <main.js> are required');
+  return o;
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((x, y) => x - y);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+async function main(): Promise<void> {
+  const o = parse(process.argv.slice(2));
+  const plan = planCorpus(o.scale, o.seed, o.minLargest);
+  const db = await createBenchDatabase('postgres', process.env.DATABASE_URL, 384, o.reuse);
+  const { dataSource } = await db.open();
+  const target = (await loadTargets(dataSource, plan)).find((t) => `${t.scope}/${t.size}` === o.target);
+  await db.closeConnections();
+  if (!target) throw new Error(`no target ${o.target}`);
+  const database = o.reuse;
+  const sides = [
+    { label: 'A', main: o.a, env: o.envA, runs: [] as LoadResult[] },
+    { label: 'B', main: o.b, env: o.envB, runs: [] as LoadResult[] },
+  ];
+  const servers = [];
+  for (const side of sides) servers.push(await startServer({ ...db.serviceEnv, ...side.env }, side.main));
+  try {
+    for (const i of sides.keys()) await warmUp(servers[i], o.route, target, plan.vocabulary, o.warmup, database);
+    for (let round = 0; round < o.rounds; round++) {
+      for (const [i, side] of (round % 2 ? [...sides.entries()].reverse() : [...sides.entries()])) {
+        const r = await runLoad(servers[i], o.route, target, plan.vocabulary, o.connections, o.duration, 7 + round, database);
+        side.runs.push(r);
+        console.log(
+          `${side.label} round ${round + 1}: ${r.rps.toFixed(0)} req/s p50 ${r.p50.toFixed(2)} p95 ${r.p95.toFixed(2)} ms; ` +
+            `CPU/req service ${r.serverCpuMs.toFixed(2)} db ${r.databaseCpuMs.toFixed(2)} ms; other load ${r.otherCores.toFixed(2)} cores; errors ${r.errors + r.non2xx}`,
+        );
+      }
+    }
+  } finally {
+    for (const s of servers) await s.stop();
+  }
+  const callers = target.callers.map((c: Caller) => c.visibleRows);
+  console.log(`\n${o.route} ${o.target} (${callers.length} callers, ${Math.min(...callers)}-${Math.max(...callers)} visible rows), ${o.connections} connections, ${o.rounds} x ${o.duration} s per side, medians:`);
+  for (const side of sides) {
+    const m = (f: (r: LoadResult) => number) => median(side.runs.map(f));
+    console.log(
+      `${side.label} (${side.main}${Object.keys(side.env).length ? ' ' + JSON.stringify(side.env) : ''}): ` +
+        `${m((r) => r.rps).toFixed(0)} req/s, p50 ${m((r) => r.p50).toFixed(2)} ms, p95 ${m((r) => r.p95).toFixed(2)} ms, ` +
+        `CPU/req service ${m((r) => r.serverCpuMs).toFixed(3)} ms, database ${m((r) => r.databaseCpuMs).toFixed(3)} ms, other load ${m((r) => r.otherCores).toFixed(2)} cores, errors ${side.runs.reduce((n, r) => n + r.errors + r.non2xx, 0)}`,
+    );
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,35 @@
+/** Legitimate memories in other languages, ordinary uses of "ignore", "forget", "role" included. */
+import { patterned, type Template } from './template-kit';
+
+const TEXTS: Record<string, string[]> = {
+  es: ['Prefiero el té verde por la mañana.', 'Mi hermana {name} vive en Sevilla.', 'Ignora el ruido de la obra, termina a las cinco.', 'Olvida la dirección antigua, nos mudamos en marzo.', 'El papel de tesorero rota cada año en el club.', 'La reunión del equipo es el martes a las diez.', 'Soy alérgico a los cacahuetes.', 'A partir de ahora llámame {name}.', 'Las instrucciones del casero: la basura sale los jueves.', 'Precalienta el horno a 180 grados y hornea 25 minutos.'],
+  fr: ['Je préfère le thé vert le matin.', 'Ma sœur {name} habite à Lyon.', 'Ignore le bruit du chantier, il s’arrête à 17 h.', 'Oublie l’ancienne adresse, nous avons déménagé.', 'Le rôle de trésorier change chaque année.', 'La réunion d’équipe est le mardi à 10 h.', 'Je suis allergique aux fruits de mer.', 'Désormais, appelle-moi {name}.', 'Les consignes du propriétaire : poubelles le jeudi.', 'Préchauffer le four à 180 °C, cuire 25 minutes.'],
+  de: ['Ich trinke morgens lieber grünen Tee.', 'Meine Schwester {name} wohnt in Hamburg.', 'Ignorier den Baulärm, der hört um fünf auf.', 'Vergiss die alte Adresse, wir sind im März umgezogen.', 'Die Rolle des Kassenwarts wechselt jedes Jahr.', 'Das Teammeeting ist dienstags um zehn.', 'Ich bin allergisch gegen Nüsse.', 'Ab sofort nenn mich bitte {name}.', 'Anweisungen vom Vermieter: Müll am Donnerstag raus.', 'Ofen auf 180 Grad vorheizen, 25 Minuten backen.'],
+  pt: ['Prefiro chá verde de manhã.', 'Minha irmã {name} mora no Porto.', 'Ignore o barulho da obra, acaba às cinco.', 'Esqueça o endereço antigo, mudamos em março.', 'O papel de tesoureiro muda todo ano.', 'A reunião da equipe é terça às dez.', 'Sou alérgico a amendoim.', 'De agora em diante, me chame de {name}.', 'Instruções do senhorio: o lixo sai às quintas.', 'Preaqueça o forno a 180 graus e asse por 25 minutos.'],
+  it: ['Preferisco il tè verde la mattina.', 'Mia sorella {name} vive a Bologna.', 'Ignora il rumore del cantiere, finisce alle cinque.', "Dimentica il vecchio indirizzo, ci siamo trasferiti a marzo.", 'Il ruolo di tesoriere cambia ogni anno.', 'La riunione del team è martedì alle dieci.', 'Sono allergico alle arachidi.', "D'ora in poi chiamami {name}.", 'Istruzioni del padrone di casa: spazzatura il giovedì.', 'Preriscalda il forno a 180 gradi, cuoci 25 minuti.'],
+  nl: ['Ik drink \'s ochtends liever groene thee.', 'Mijn zus {name} woont in Utrecht.', 'Negeer het bouwlawaai, het stopt om vijf uur.', 'Vergeet het oude adres, we zijn in maart verhuisd.', 'De rol van penningmeester wisselt elk jaar.', 'Het teamoverleg is dinsdag om tien uur.', 'Ik ben allergisch voor pinda\'s.', 'Noem me voortaan {name}.', 'Instructies van de verhuurder: afval op donderdag.', 'Verwarm de oven voor op 180 graden.'],
+  zh: ['我早上更喜欢喝绿茶。', '我妹妹{name}住在上海。', '别理会工地的噪音，五点就停了。', '忘掉旧地址吧，我们三月搬家了。', '俱乐部的财务角色每年轮换。', '团队例会在周二上午十点。', '我对花生过敏。', '以后请叫我{name}。', '房东的说明：周四倒垃圾。', '烤箱预热到180度，烤25分钟。'],
+  ru: ['По утрам я предпочитаю зелёный чай.', 'Моя сестра {name} живёт в Казани.', 'Не обращай внимания на шум стройки, он заканчивается в пять.', 'Забудь старый адрес, мы переехали в марте.', 'Роль казначея в клубе меняется каждый год.', 'Планёрка команды по вторникам в десять.', 'У меня аллергия на орехи.', 'Отныне зови меня {name}.', 'Инструкции от арендодателя: мусор выносить в четверг.', 'Разогрейте духовку до 180 градусов.'],
+  ja: ['朝は緑茶のほうが好きです。', '妹の{name}は大阪に住んでいます。', '工事の音は気にしないで、五時に終わります。', '古い住所は忘れてください、三月に引っ越しました。', 'クラブの会計係の役割は毎年交代します。', 'チーム会議は火曜日の十時です。', 'ピーナッツアレルギーがあります。', 'これからは{name}と呼んでください。', '大家さんからの指示：ゴミは木曜日に出す。', 'オーブンを180度に予熱して25分焼く。'],
+  ko: ['아침에는 녹차를 더 좋아해요.', '제 여동생 {name}는 부산에 살아요.', '공사 소음은 신경 쓰지 마세요, 다섯 시에 끝나요.', '예전 주소는 잊어버리세요, 3월에 이사했어요.', '동아리 총무 역할은 매년 바뀝니다.', '팀 회의는 화요일 10시입니다.', '저는 땅콩 알레르기가 있어요.', '앞으로 저를 {name}라고 불러 주세요.', '집주인 안내: 쓰레기는 목요일에 내놓기.', '오븐을 180도로 예열하고 25분 굽기.'],
+  pl: ['Rano wolę zieloną herbatę.', 'Moja siostra {name} mieszka w Gdańsku.', 'Zignoruj hałas z budowy, kończą o piątej.', 'Zapomnij stary adres, przeprowadziliśmy się w marcu.', 'Rola skarbnika w klubie zmienia się co roku.', 'Spotkanie zespołu jest we wtorek o dziesiątej.', 'Mam alergię na orzeszki ziemne.', 'Od teraz mów do mnie {name}.', 'Instrukcje od właściciela: śmieci w czwartek.', 'Rozgrzej piekarnik do 180 stopni.'],
+  tr: ['Sabahları yeşil çayı tercih ederim.', 'Kız kardeşim {name} İzmir\'de yaşıyor.', 'İnşaat gürültüsünü görmezden gel, beşte bitiyor.', 'Eski adresi unut, martta taşındık.', 'Kulüpte sayman rolü her yıl değişir.', 'Ekip toplantısı salı saat onda.', 'Yer fıstığına alerjim var.', 'Bundan sonra bana {name} de.', 'Ev sahibinin talimatı: çöp perşembe günü çıkar.', 'Fırını 180 dereceye ısıtın.'],
+  sv: ['Jag föredrar grönt te på morgonen.', 'Min syster {name} bor i Göteborg.', 'Strunta i byggbullret, det slutar klockan fem.', 'Glöm den gamla adressen, vi flyttade i mars.', 'Rollen som kassör roterar varje år.', 'Teammötet är på tisdagar klockan tio.', 'Jag är allergisk mot jordnötter.', 'Kalla mig {name} från och med nu.', 'Hyresvärdens instruktioner: soporna ut på torsdag.', 'Sätt ugnen på 180 grader.'],
+  ar: ['أفضّل الشاي الأخضر في الصباح.', 'أختي {name} تسكن في عمّان.', 'تجاهل ضجيج البناء، ينتهي في الخامسة.', 'انسَ العنوان القديم، انتقلنا في مارس.', 'اجتماع الفريق يوم الثلاثاء الساعة العاشرة.', 'لدي حساسية من الفول السوداني.'],
+  hi: ['मुझे सुबह हरी चाय पसंद है।', 'मेरी बहन {name} पुणे में रहती है।', 'निर्माण के शोर को अनदेखा करो, पाँच बजे बंद हो जाता है।', 'पुराना पता भूल जाओ, हम मार्च में चले गए।', 'टीम मीटिंग मंगलवार को दस बजे है।', 'मुझे मूंगफली से एलर्जी है।'],
+  el: ['Προτιμώ πράσινο τσάι το πρωί.', 'Η αδελφή μου {name} μένει στη Θεσσαλονίκη.', 'Αγνόησε τον θόρυβο από τα έργα, τελειώνει στις πέντε.', 'Ξέχνα την παλιά διεύθυνση, μετακομίσαμε τον Μάρτιο.', 'Η συνάντηση της ομάδας είναι την Τρίτη στις δέκα.'],
+  uk: ['Зранку я віддаю перевагу зеленому чаю.', 'Моя сестра {name} живе у Львові.', 'Не зважай на шум будівництва, він закінчується о п’ятій.', 'Забудь стару адресу, ми переїхали в березні.', 'Нарада команди щовівторка о десятій.'],
+  vi: ['Buổi sáng tôi thích uống trà xanh.', 'Em gái tôi {name} sống ở Đà Nẵng.', 'Đừng để ý tiếng ồn công trình, năm giờ là hết.', 'Quên địa chỉ cũ đi, chúng tôi chuyển nhà hồi tháng ba.', 'Họp nhóm vào thứ ba lúc mười giờ.'],
+};
+
+const NAMES = ['Ana', 'Lucía', 'Marie', 'Jana', 'Sofia', 'Giulia', 'Eva', 'Lin', 'Olga', 'Yuki', 'Minji', 'Kasia', 'Elif', 'Astrid', 'Layla', 'Priya', 'Eleni', 'Oksana', 'Lan'];
+
+/** Two or three sentences of one language per variant; one template per language. */
+export const MULTILINGUAL_LEGITIMATE: Template[] = Object.entries(TEXTS).map(([language, texts]) =>
+  patterned(
+    { label: 'legitimate', family: 'multilingual-legit', language, name: `${language}-notes`, count: 26 },
+    ['{t}', '{t} {t}', '{t} {t} {t}'],
+    { t: texts, name: NAMES },
+    (text) => text,
+  ),
+);

@@ -1,0 +1,84 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { Reflector } from '@nestjs/core';
+import type { Request, Response } from 'express';
+
+import { assertNever, DomainError } from '../common/errors/domain-error';
+import { pickEnv } from '../env/app-config';
+import type { AppEnv } from '../env/env.schema';
+import { sameSecret } from './api-key-secret';
+import { ApiKeyAuthenticator } from './api-key-authenticator';
+import { presentedCredential } from './credentials';
+import type { AuthenticatedRequest } from './principal';
+import { KeyRateLimiter } from './rate-limiter';
+import { ROUTE_ACCESS, type RouteAccess } from './route-access';
+
+/**
+ * The one place that resolves the caller (global guard, so it runs before every controller
+ * guard, pipe and DTO validation). With AUTH_MODE=api_key a key route without a valid key is
+ * 401 before anything else is checked, so an unauthenticated caller learns nothing about
+ * users, workspaces or memories. The principal it attaches is what the scope parser binds
+ * the request's scope to (auth/bind-scope.ts).
+ */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  private readonly env: Pick<AppEnv, 'AUTH_MODE' | 'ATRIUM_ADMIN_TOKEN'>;
+
+  constructor(
+    private readonly reflector: Reflector,
+    config: ConfigService<AppEnv, true>,
+    private readonly authenticator: ApiKeyAuthenticator,
+    private readonly limiter: KeyRateLimiter,
+  ) {
+    this.env = pickEnv(config, ['AUTH_MODE', 'ATRIUM_ADMIN_TOKEN']);
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const http = context.switchToHttp();
+    const req = http.getRequest<AuthenticatedRequest>();
+    const access = this.reflector.getAllAndOverride<RouteAccess | undefined>(ROUTE_ACCESS, [context.getHandler(), context.getClass()]);
+    switch (access) {
+      case 'public':
+        return true;
+      case 'admin':
+        this.requireAdminToken(req);
+        return true;
+      case 'admin-with-api-key':
+        if (this.env.AUTH_MODE === 'api_key') this.requireAdminToken(req);
+        return true;
+      case undefined:
+        await this.requireKey(req, http.getResponse<Response>());
+        return true;
+      default:
+        return assertNever(access);
+    }
+  }
+
+  private async requireKey(req: AuthenticatedRequest, res: Response): Promise<void> {
+    if (this.env.AUTH_MODE === 'off') {
+      req.principal = { kind: 'open' };
+      return;
+    }
+    const credential = presentedCredential(req);
+    if (credential.kind !== 'token') throw new DomainError('UNAUTHENTICATED');
+    const key = await this.authenticator.authenticate(credential.token);
+    if (!key) throw new DomainError('UNAUTHENTICATED');
+    if (key.rateLimitPerMinute !== null) {
+      const wait = this.limiter.take(key.principal.keyId, key.rateLimitPerMinute);
+      if (wait > 0) {
+        res.setHeader('Retry-After', String(wait));
+        throw new DomainError('RATE_LIMITED', `rate limit of ${key.rateLimitPerMinute} requests per minute exceeded for this API key`);
+      }
+    }
+    req.principal = key.principal;
+  }
+
+  /** Without a configured token the admin routes do not exist (404, as an unknown route). */
+  private requireAdminToken(req: Request): void {
+    const expected = this.env.ATRIUM_ADMIN_TOKEN;
+    if (!expected) throw new DomainError('ROUTE_NOT_FOUND', `Route not found: ${req.method} ${req.path}`);
+    const credential = presentedCredential(req);
+    // Only `Authorization: Bearer`, as CONTRACT section 10 says; an X-API-Key header is refused.
+    if (credential.kind !== 'token' || credential.via !== 'authorization' || !sameSecret(credential.token, expected)) throw new DomainError('ADMIN_UNAUTHENTICATED');
+  }
+}

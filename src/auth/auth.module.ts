@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+
+import { AuditEventsRepository } from '../database/audit/audit-events.repository';
+import { AdminController } from './admin.controller';
+import { AdminService } from './admin.service';
+import { ApiKeyAuthenticator } from './api-key-authenticator';
+import { ApiKeysRepository } from '../database/api-keys.repository';
+import { AuthGuard } from './auth.guard';
+import { KeyRateLimiter } from './rate-limiter';
+
+/** API keys, the global AuthGuard that resolves every caller, and the admin routes. */
+@Module({
+  controllers: [AdminController],
+  providers: [
+    ApiKeysRepository,
+    ApiKeyAuthenticator,
+    AuditEventsRepository,
+    AdminService,
+    { provide: KeyRateLimiter, useValue: new KeyRateLimiter() },
+    { provide: APP_GUARD, useClass: AuthGuard },
+  ],
+})
+export class AuthModule {}

@@ -1,0 +1,42 @@
+/**
+ * Admin response shapes on the wire (CONTRACT section 10), declared once like wire-types.ts:
+ * the service's records are these (src/auth/admin.service.ts, database/audit), the OpenAPI
+ * classes implement them with exactly their keys (src/openapi/admin.responses.ts), and the
+ * client's types are Camelized<> of them. No imports beyond wire-types, for the client build.
+ */
+
+export type WireKeyRole = 'agent' | 'user' | 'service';
+
+/** A key as listed: never the secret. */
+export interface ApiKeyWire {
+  id: string;
+  role: WireKeyRole;
+  /** `*` for a service key. */
+  user_id: string;
+  workspace_id: string | null;
+  agent_id: string | null;
+  label: string | null;
+  expires_at: string | null;
+  rate_limit_per_minute: number | null;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+/** The creation answer: the only time the secret is shown. */
+export interface CreatedApiKeyWire extends ApiKeyWire {
+  key: string;
+}
+
+export interface AuditEventWire {
+  id: string;
+  at: string;
+  action: string;
+  user_id: string | null;
+  workspace_id: string | null;
+  agent_id: string | null;
+  key_id: string | null;
+  target_id: string | null;
+  request_id: string | null;
+  /** Ids, enum values and counts; keys not re-cased by the client. */
+  detail: Record<string, unknown>;
+}

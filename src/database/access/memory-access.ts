@@ -1,0 +1,289 @@
+import type { Pool, PoolClient } from 'pg';
+import { DataSource, type EntityManager, type ObjectLiteral, type SelectQueryBuilder, type UpdateQueryBuilder } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import type { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+
+import type { Actor } from '../../auth/principal';
+import type { MemoryScope, WorkspaceScope } from '../../common/scope/memory-scope';
+import { appendAuditEvents, type AuditEvent } from '../audit/audit-log';
+import { LessonEntity } from '../../lessons/lesson.entity';
+import { EpisodeEntity } from '../../memories/episode.entity';
+import { MemoryEntity } from '../../memories/memory.entity';
+import { applyMemoryScope, type AccessPurpose } from '../visibility';
+import { searchStatementSql, toSearchResult, type SearchStatementResult } from './search-statement';
+import { bindShape, renderShape, ShapeCache, type StatementShape } from './statement-shape';
+
+export type NewMemory = Omit<MemoryEntity, 'lastAccessedAt' | 'accessCount' | 'deletedAt' | 'expiredAt' | 'supersededBy'>;
+
+export interface GrantRow {
+  grantee_agent_id: string;
+  created_at: Date;
+}
+
+/**
+ * The lesson statements' tenant key: `$1` is the user id, and the SQL must say so, as a
+ * filter (`user_id = $1`) or as the first inserted value (`(user_id, ...) VALUES ($1, ...`).
+ */
+const USER_KEY = [/\buser_id\s*=\s*\$1\b/, /\(\s*user_id\b[^)]*\)\s*VALUES\s*\(\s*\$1\b/i];
+
+export interface MemoryAccessOptions {
+  /**
+   * Where shaped statements (searchShape) run as named prepared statements, parsed and
+   * planned once per connection (DATABASE_PREPARED_STATEMENTS; statement-pool.ts). Null: the
+   * same text as unnamed statements on the main pool, for poolers in transaction mode
+   * (PgBouncer before 1.21) and the embedded database.
+   */
+  statementPool: Pool | null;
+}
+
+/** Statement shapes are text only, the same for every MemoryAccess: one cache per process. */
+const SHAPES = new ShapeCache();
+
+/**
+ * The one door into the tenant tables (memories, episodes, visibility grants, lessons). It is
+ * the only code that reaches their TypeORM repositories and opens transactions on them (a lint rule and
+ * test/architecture/one-door.check.spec.ts keep it so); everything else asks it for:
+ * - a memory builder scoped for a purpose (`memories`, `updateMemories`): the visibility
+ *   predicate of database/visibility.ts is already in it, so an unscoped memory query cannot
+ *   be written outside this folder;
+ * - owner-gated grant statements (the grants SQL lives here, next to the owner predicate);
+ * - lesson statements keyed by user: `lessons(userId)` is a builder with the user bound, and
+ *   `userQuery` runs hand-written lesson SQL only when it binds `user_id = $1` to that user;
+ * - inserts of new rows, which carry their own tenant columns;
+ * - `transaction(fn)`, which hands `fn` a MemoryAccess bound to one transaction, with
+ *   transaction-local settings applied first.
+ */
+export class MemoryAccess {
+  private readonly manager: EntityManager;
+
+  /** With a manager: a MemoryAccess whose statements all run in that manager's transaction. */
+  constructor(
+    dataSource: DataSource,
+    manager?: EntityManager,
+    private readonly options: MemoryAccessOptions = { statementPool: null },
+  ) {
+    this.manager = manager ?? dataSource.manager;
+  }
+
+  get preparedStatements(): boolean {
+    return this.options.statementPool !== null;
+  }
+
+  /**
+   * Runs `fn` in one transaction. `settings` are applied with set_config(name, value, true)
+   * first, so they last for this transaction only (safe on a shared embedded backend and
+   * behind a transaction-mode pooler).
+   */
+  async transaction<T>(fn: (tx: MemoryAccess) => Promise<T>, settings: Record<string, string> = {}): Promise<T> {
+    return this.manager.transaction(async (manager) => {
+      const names = Object.keys(settings);
+      if (names.length > 0) {
+        const calls = names.map((_, i) => `set_config($${2 * i + 1}, $${2 * i + 2}, true)`).join(', ');
+        await manager.query(`SELECT ${calls}`, names.flatMap((name) => [name, settings[name]]));
+      }
+      return fn(new MemoryAccess(manager.connection, manager, this.options));
+    });
+  }
+
+  /** SELECT over the memories `scope` may touch for `purpose`. */
+  memories(scope: MemoryScope, purpose: AccessPurpose, alias = 'm'): SelectQueryBuilder<MemoryEntity> {
+    return applyMemoryScope(this.manager.getRepository(MemoryEntity).createQueryBuilder(alias), alias, scope, purpose);
+  }
+
+  /** UPDATE of the memories `scope` may touch for `purpose` (alias `memories` in conditions). */
+  updateMemories(scope: MemoryScope, purpose: AccessPurpose, values: QueryDeepPartialEntity<MemoryEntity>): UpdateQueryBuilder<MemoryEntity> {
+    const qb = this.manager.createQueryBuilder().update(MemoryEntity).set(values);
+    return applyMemoryScope(qb, 'memories', scope, purpose);
+  }
+
+  /**
+   * Full rows of the candidates a ranking subquery picked (`c`: id plus `columns`), for plans
+   * that rank in a subquery. `subquery` must wrap a builder from `memories()`, whose
+   * parameters (`parameters`, with the visibility predicate's vis_userId) come along; the
+   * join names the user again so that a single partition is read.
+   */
+  memoriesByCandidates(subquery: string, parameters: ObjectLiteral, columns: string[]): SelectQueryBuilder<MemoryEntity> {
+    if (typeof parameters.vis_userId !== 'string') throw new Error('memoriesByCandidates: the subquery is not scoped');
+    const qb = this.manager
+      .getRepository(MemoryEntity)
+      .createQueryBuilder('m')
+      .innerJoin(`(${subquery})`, 'c', 'c.id = m.id AND m.user_id = :vis_userId');
+    for (const column of columns) qb.addSelect(`c.${column}`, column);
+    return qb.setParameters(parameters);
+  }
+
+  /**
+   * A vector search statement, rendered once per `key` (searchStatementSql: lesson check,
+   * scoped candidates and top k in one statement). `render` builds the candidates from
+   * `memories()` (selecting `id` and `distance`); it runs only the first time a key is seen,
+   * so the key must name everything the text depends on (visibility.scopeShapeKey, the
+   * filters present, the plan). Parameters besides the builder's: q, k, candidateLimit
+   * (when limited), lessonMaxDistance and lessonLimit (when gated).
+   */
+  searchShape(key: string, render: () => { candidates: SelectQueryBuilder<MemoryEntity>; gated: boolean; candidateLimit: boolean }): StatementShape {
+    return SHAPES.get(key, () => {
+      const { candidates, gated, candidateLimit } = render();
+      const parameters = candidates.getParameters();
+      if (typeof parameters.vis_userId !== 'string') throw new Error('searchShape: the candidates are not scoped');
+      const names = [...Object.keys(parameters), 'q', 'k'];
+      if (candidateLimit) names.push('candidateLimit');
+      if (gated) names.push('lessonMaxDistance', 'lessonLimit');
+      const driver = this.manager.connection.driver as PostgresDriver;
+      return renderShape(searchStatementSql(candidates.getQuery(), gated, candidateLimit), names, (sql, params) =>
+        driver.escapeQueryWithParameters(sql, params) as [string, unknown[]],
+      );
+    });
+  }
+
+  /** Runs a search shape with named values (scopeParameters, the filters, q, k, ...). */
+  async search(shape: StatementShape, values: ObjectLiteral): Promise<SearchStatementResult> {
+    return toSearchResult(await this.run(shape, bindShape(shape, values)));
+  }
+
+  /**
+   * One shaped statement on the pg driver. With a statement pool: named (prepared once per
+   * connection, generic plan) on that pool, or named on this MemoryAccess's transaction
+   * connection when it has one (planned per execution there: that session keeps the default
+   * plan_cache_mode). Without: unnamed, on the transaction connection or the main pool.
+   */
+  private async run<T>(shape: StatementShape, values: unknown[]): Promise<T[]> {
+    const statementPool = this.options.statementPool;
+    const config = statementPool ? { name: shape.name, text: shape.text, values } : { text: shape.text, values };
+    // TypeORM's logger sees these statements too (the benchmark records plans through it).
+    this.manager.connection.logger.logQuery(shape.text, values);
+    const runner = this.manager.queryRunner as PostgresQueryRunner | undefined;
+    if (runner) {
+      const client = (await runner.connect()) as PoolClient;
+      return (await client.query(config)).rows as T[];
+    }
+    const pool = statementPool ?? ((this.manager.connection.driver as PostgresDriver).master as Pool);
+    return (await pool.query(config)).rows as T[];
+  }
+
+  async insertMemories(rows: NewMemory[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.manager
+      .createQueryBuilder()
+      .insert()
+      .into(MemoryEntity)
+      .values(rows as QueryDeepPartialEntity<MemoryEntity>[])
+      .execute();
+  }
+
+  /**
+   * Append audit events with this MemoryAccess's manager: inside `transaction(fn)`, in the same
+   * transaction as the change they record (database/audit/audit-log.ts).
+   */
+  async audit(actor: Actor, ...events: AuditEvent[]): Promise<void> {
+    await appendAuditEvents(this.manager, actor, events);
+  }
+
+  async insertEpisode(episode: EpisodeEntity): Promise<void> {
+    await this.manager.getRepository(EpisodeEntity).insert(episode);
+  }
+
+  // ---- grants: every statement is gated by the `owner` predicate on the memory ----
+
+  private ownedMemory(scope: WorkspaceScope, memoryId: string): SelectQueryBuilder<MemoryEntity> {
+    return this.memories(scope, 'owner').andWhere('m.id = :memoryId', { memoryId });
+  }
+
+  /** Whether the caller owns a live memory with that id, and its visibility. */
+  async ownedVisibility(scope: WorkspaceScope, memoryId: string): Promise<{ visibility: string | null } | null> {
+    const row = await this.ownedMemory(scope, memoryId).select('m.visibility', 'visibility').getRawOne<{ visibility: string | null }>();
+    return row ?? null;
+  }
+
+  /** Insert a grant on an owned restricted memory; its created_at when new, null otherwise. */
+  async insertGrant(scope: WorkspaceScope, memoryId: string, granteeAgentId: string): Promise<Date | null> {
+    const [selectSql, params] = this.ownedMemory(scope, memoryId)
+      .select('m.id', 'memory_id')
+      .addSelect('m.user_id', 'user_id')
+      .addSelect('m.workspace_id', 'workspace_id')
+      .addSelect('CAST(:grantee AS uuid)', 'grantee_agent_id')
+      .addSelect('m.agent_id', 'granted_by_agent_id')
+      .andWhere("m.visibility = 'restricted'")
+      .setParameter('grantee', granteeAgentId)
+      .getQueryAndParameters();
+    const inserted: { created_at: Date }[] = await this.manager.query(
+      `INSERT INTO memory_visibility_grants (memory_id, user_id, workspace_id, grantee_agent_id, granted_by_agent_id)
+       ${selectSql}
+       ON CONFLICT (memory_id, grantee_agent_id) DO NOTHING
+       RETURNING created_at`,
+      params,
+    );
+    return inserted[0]?.created_at ?? null;
+  }
+
+  /** When the grant was made, if the caller owns the memory and the grant exists. */
+  async grantCreatedAt(scope: WorkspaceScope, memoryId: string, granteeAgentId: string): Promise<Date | null> {
+    const row = await this.ownedMemory(scope, memoryId)
+      .select('g.created_at', 'created_at')
+      .innerJoin('memory_visibility_grants', 'g', 'g.memory_id = m.id AND g.user_id = m.user_id AND g.grantee_agent_id = :grantee', {
+        grantee: granteeAgentId,
+      })
+      .getRawOne<{ created_at: Date }>();
+    return row?.created_at ?? null;
+  }
+
+  /** Grants on an owned memory, oldest first; null when the caller does not own it. */
+  async listGrants(scope: WorkspaceScope, memoryId: string): Promise<GrantRow[] | null> {
+    if (!(await this.ownedVisibility(scope, memoryId))) return null;
+    return this.manager.query(
+      `SELECT grantee_agent_id, created_at FROM memory_visibility_grants
+        WHERE user_id = $1 AND workspace_id = $2 AND memory_id = $3 ORDER BY created_at, grantee_agent_id`,
+      [scope.userId, scope.workspaceId, memoryId],
+    );
+  }
+
+  /** Delete one grant on an owned memory; the number of grants removed (0 or 1). */
+  async deleteGrant(scope: WorkspaceScope, memoryId: string, granteeAgentId: string): Promise<number> {
+    const [ownedSql, params] = this.ownedMemory(scope, memoryId).select('m.id').getQueryAndParameters();
+    // A CTE so the result is a plain row: TypeORM returns [rows, count] for a bare DELETE.
+    // g.user_id pins the DELETE to the caller's shard under Citus (docs/scaling.md).
+    const [{ n }]: { n: number }[] = await this.manager.query(
+      `WITH deleted AS (
+         DELETE FROM memory_visibility_grants g
+          WHERE g.user_id = $${params.length + 2} AND g.memory_id IN (${ownedSql}) AND g.grantee_agent_id = $${params.length + 1}
+          RETURNING 1)
+       SELECT count(*)::int AS n FROM deleted`,
+      [...params, granteeAgentId, scope.userId],
+    );
+    return n;
+  }
+
+  /**
+   * Drop every grant of a memory the caller owns (used when it leaves `restricted`, inside
+   * the transaction that changed its visibility).
+   */
+  async dropGrants(scope: WorkspaceScope, memoryId: string): Promise<void> {
+    const [ownedSql, params] = this.ownedMemory(scope, memoryId).select('m.id').getQueryAndParameters();
+    await this.manager.query(`DELETE FROM memory_visibility_grants WHERE user_id = $${params.length + 1} AND memory_id IN (${ownedSql})`, [
+      ...params,
+      scope.userId,
+    ]);
+  }
+
+  // ---- lessons: user-scoped ----
+
+  /** SELECT over one user's lessons (`alias.user_id` bound). */
+  lessons(userId: string, alias = 'l'): SelectQueryBuilder<LessonEntity> {
+    return this.manager
+      .getRepository(LessonEntity)
+      .createQueryBuilder(alias)
+      .andWhere(`${alias}.user_id = :lessonUserId`, { lessonUserId: userId });
+  }
+
+  /**
+   * Hand-written SQL on the lessons table for one user: `$1` is `userId` and the statement
+   * must filter or write `user_id = $1` (checked here, so a statement that forgets the tenant
+   * key fails at once instead of reading other users' lessons).
+   */
+  async userQuery<T>(userId: string, sql: string, params: unknown[] = []): Promise<T[]> {
+    if (!USER_KEY.some((key) => key.test(sql))) {
+      throw new Error('userQuery: the statement does not bind user_id = $1');
+    }
+    return this.manager.query(sql, [userId, ...params]);
+  }
+}

@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+
+import type { EntityManager } from 'typeorm';
+
+import type { Actor } from '../../auth/principal';
+
+/** The changes that are audited (CONTRACT section 10). */
+export const AUDIT_ACTIONS = [
+  'memory.stored',
+  'memory.updated',
+  'memory.superseded',
+  'memory.deleted',
+  'memory.visibility_changed',
+  'grant.created',
+  'grant.revoked',
+  'lesson.recorded',
+  'lesson.reported',
+  'lesson.retired',
+  'agent.trust_set',
+  'config.changed',
+  'key.created',
+  'key.revoked',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/**
+ * Identifiers and facts about a change, never memory content, lesson patterns or secrets:
+ * only ids, enum values, counts and field names belong here.
+ */
+export type AuditDetail = Record<string, string | number | boolean | null | readonly string[]>;
+
+export interface AuditEvent {
+  action: AuditAction;
+  /** Whose data changed (the tenant); null for config changes. `*` for service keys. */
+  userId: string | null;
+  workspaceId?: string | null;
+  /** The acting agent, when an agent acted. */
+  agentId?: string | null;
+  /** The memory, lesson, key or agent the change is about (the memory for grants); null for config. */
+  targetId: string | null;
+  detail?: AuditDetail;
+}
+
+/**
+ * Append one event with the statement manager of the change's own transaction, so the change
+ * and its event commit or roll back together (there is no other way to write audit_events).
+ * Callers pass the transaction's EntityManager: never the data source's default manager.
+ */
+export async function appendAuditEvent(manager: EntityManager, actor: Actor, event: AuditEvent): Promise<void> {
+  await appendAuditEvents(manager, actor, [event]);
+}
+
+/** Several events of one transaction (an ingest that stores many rows) in one statement. */
+export async function appendAuditEvents(manager: EntityManager, actor: Actor, events: readonly AuditEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const values: string[] = [];
+  const params: unknown[] = [];
+  for (const event of events) {
+    const n = params.length;
+    values.push(`($${n + 1}, $${n + 2}, $${n + 3}, $${n + 4}, $${n + 5}, $${n + 6}, $${n + 7}, $${n + 8}, CAST($${n + 9} AS jsonb))`);
+    params.push(
+      randomUUID(),
+      event.action,
+      event.userId,
+      event.workspaceId ?? null,
+      event.agentId ?? null,
+      actor.keyId,
+      event.targetId,
+      actor.requestId,
+      JSON.stringify(event.detail ?? {}),
+    );
+  }
+  await manager.query(
+    `INSERT INTO audit_events (id, action, user_id, workspace_id, agent_id, key_id, target_id, request_id, detail) VALUES ${values.join(', ')}`,
+    params,
+  );
+}
+
+/** The tenant columns of an event from a memory scope's ids. */
+export function scopeColumns(scope: { kind: 'user'; userId: string } | { kind: 'workspace'; userId: string; workspaceId: string; agentId: string }) {
+  return scope.kind === 'workspace'
+    ? { userId: scope.userId, workspaceId: scope.workspaceId, agentId: scope.agentId }
+    : { userId: scope.userId, workspaceId: null, agentId: null };
+}

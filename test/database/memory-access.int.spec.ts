@@ -1,0 +1,39 @@
+import { MemoryAccess } from '../../src/database/access/memory-access';
+import { VISIBILITY_MODES } from '../../src/database/visibility';
+import { createTestApp, type TestApp } from '../support/test-app';
+
+/** MemoryAccess against a real database: the statement guard and the schema's idea of the modes. */
+describe('MemoryAccess', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('refuses lesson SQL that does not bind user_id = $1, before sending it', async () => {
+    const access = t.app.get(MemoryAccess);
+    await expect(access.userQuery('u1', 'SELECT id FROM lessons')).rejects.toThrow(/does not bind user_id = \$1/);
+    await expect(access.userQuery('u1', 'SELECT id FROM lessons WHERE user_id = $2', ['x'])).rejects.toThrow(/user_id = \$1/);
+    await expect(access.userQuery('u1', 'SELECT count(*)::int AS n FROM lessons WHERE user_id = $1')).resolves.toEqual([{ n: 0 }]);
+  });
+
+  it('the memories CHECK constraint allows exactly VISIBILITY_MODES', async () => {
+    const rows: { def: string }[] = await t.dataSource.query(
+      `SELECT pg_get_constraintdef(c.oid) AS def FROM pg_constraint c
+        WHERE c.conrelid = 'memories'::regclass AND c.contype = 'c' AND pg_get_constraintdef(c.oid) ~ 'visibility (= ANY|IN)'`,
+    );
+    expect(rows).toHaveLength(1);
+    const allowed = [...rows[0].def.matchAll(/'([a-z_]+)'/g)].map((m) => m[1]).sort();
+    expect(allowed).toEqual([...VISIBILITY_MODES].sort());
+  });
+
+  it('a transaction applies its settings for that transaction only', async () => {
+    const access = t.app.get(MemoryAccess);
+    const setting = "SELECT current_setting('enable_sort') AS v FROM (SELECT CAST($1 AS text) AS user_id) s WHERE user_id = $1";
+    const inside = await access.transaction(async (tx) => tx.userQuery<{ v: string }>('u1', setting), { enable_sort: 'off' });
+    expect(inside).toEqual([{ v: 'off' }]);
+    expect(await access.userQuery('u1', setting)).toEqual([{ v: 'on' }]);
+  });
+});
