@@ -8,6 +8,7 @@ import type { LessonGate, LessonHit, SearchStatementResult } from '../database/a
 import { toVectorLiteral } from '../database/vector';
 import { scopeParameters, scopeShapeKey, type AccessPurpose } from '../database/visibility';
 import type { AppEnv } from '../env/env.schema';
+import { ExpiringSet } from '../common/expiring-set';
 import { bm25Statement } from './bm25-sql';
 import type { MemoryEntity } from './memory.entity';
 
@@ -315,28 +316,4 @@ function withDistances(entities: MemoryEntity[], raw: { m_id: string; distance: 
       ? { memory, distance: Number(row.distance) }
       : { memory, distance: Number(row.distance), textRank: Number(row.text_rank) };
   });
-}
-
-/** A bounded set of keys that are forgotten after `ttlMs` (oldest dropped first when full). */
-class ExpiringSet {
-  private readonly expiry = new Map<string, number>();
-
-  constructor(
-    private readonly ttlMs: number,
-    private readonly maxEntries: number,
-  ) {}
-
-  has(key: string): boolean {
-    const until = this.expiry.get(key);
-    if (until === undefined) return false;
-    if (until > Date.now()) return true;
-    this.expiry.delete(key);
-    return false;
-  }
-
-  add(key: string): void {
-    this.expiry.delete(key);
-    if (this.expiry.size >= this.maxEntries) this.expiry.delete(this.expiry.keys().next().value as string);
-    this.expiry.set(key, Date.now() + this.ttlMs);
-  }
 }
