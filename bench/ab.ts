@@ -102,6 +102,10 @@ async function main(): Promise<void> {
   const plan = planCorpus(o.scale, o.seed, o.minLargest);
   const db = await createBenchDatabase('postgres', process.env.DATABASE_URL, 384, o.reuse);
   const { dataSource } = await db.open();
+  // Rows earlier ingest runs added would grow the callers' scopes from run to run.
+  await dataSource.query("DELETE FROM memories WHERE source_site = 'bench.load'");
+  await dataSource.query("DELETE FROM episodes WHERE source_site = 'bench.load'");
+  await dataSource.query('VACUUM ANALYZE memories');
   const target = (await loadTargets(dataSource, plan)).find((t) => `${t.scope}/${t.size}` === o.target);
   await db.closeConnections();
   if (!target) throw new Error(`no target ${o.target}`);
