@@ -5,8 +5,9 @@
  * (v8.setFlagsFromString) does not change them. So the bound is a command-line flag: `npm start`
  * and docker/Dockerfile start `node --max-old-space-size=$ATRIUM_MAX_OLD_SPACE_MB` (default
  * 192). Without it V8 sizes the old generation from the machine's memory (about 4 GB here) and
- * lets garbage accumulate: the service's RSS reached ~330-350 MB under the 32-client
- * benchmark load against ~195 MB with the bound, at the same throughput (docs/benchmarks.md).
+ * lets garbage accumulate: the service's RSS reached ~330-345 MB under the 32-client
+ * benchmark load against ~195 MB with the bound; the price is more frequent collection, a
+ * little more CPU per request (docs/benchmarks.md, "Round two, continued").
  *
  * The application cannot apply the variable itself; it validates it with the rest of the
  * environment and warns at boot when the process runs with a different limit (started with
@@ -29,7 +30,8 @@ export function oldSpaceLimitMb(heapSizeLimitBytes: number): number {
 
 /**
  * A warning for the boot log when the limit in effect is not the configured one (more than
- * 8 MB apart: other V8 flags move the young generation a little), else null.
+ * 8 MB apart), else null. A flag that resizes the young generation (--max-semi-space-size)
+ * makes it warn as well: the estimate assumes the default young generation.
  */
 export function heapLimitWarning(configuredMb: number, heapSizeLimitBytes: number): string | null {
   const actualMb = oldSpaceLimitMb(heapSizeLimitBytes);
