@@ -30,29 +30,14 @@ import { createApp } from '../src/bootstrap';
 import { toVectorLiteral } from '../src/database/vector';
 import { loadEnv } from '../src/env/env.schema';
 import { VectorSearch } from '../src/memories/vector-search';
+import { percentile, seededUnitVector } from './random';
 
 const MEMORIES = Number(process.env.BENCH_MEMORIES ?? 2000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const PER_ROUND = Number(process.env.BENCH_REQUESTS ?? 300);
-const DIMS = 384;
 const ADMIN_TOKEN = `bench-admin-${randomUUID()}`;
 
-function randomUnit(seed: number): number[] {
-  let x = seed >>> 0 || 1;
-  const v = Array.from({ length: DIMS }, () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return ((x >>> 0) / 2 ** 32) * 2 - 1;
-  });
-  const n = Math.hypot(...v);
-  return v.map((c) => c / n);
-}
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
 
 async function main(): Promise<void> {
   const serverUrl = process.env.DATABASE_URL;
@@ -90,7 +75,7 @@ async function main(): Promise<void> {
       const rows = Array.from({ length: Math.min(500, MEMORIES - from) }, (_, i) => from + i);
       const values: unknown[] = [];
       const tuples = rows.map((i, j) => {
-        values.push(randomUUID(), user, `bench memory ${i} about topic ${i % 37}`, toVectorLiteral(randomUnit(i + 1)));
+        values.push(randomUUID(), user, `bench memory ${i} about topic ${i % 37}`, toVectorLiteral(seededUnitVector(i + 1)));
         return `($${j * 4 + 1}, $${j * 4 + 2}, $${j * 4 + 3}, 'bench', CAST($${j * 4 + 4} AS vector))`;
       });
       await ds.query(`INSERT INTO memories (id, user_id, content, source_site, embedding) VALUES ${tuples.join(',')}`, values);
@@ -188,7 +173,7 @@ async function timeKeyParts(app: NestExpressApplication, key: string, user: stri
   const recheck = { keyId: found.principal.keyId, revoked: () => undefined };
   const scope = { kind: 'user' as const, userId: user };
   for (let i = 0; i < 2000; i++) {
-    const vector = randomUnit(100_000 + (i % 50));
+    const vector = seededUnitVector(100_000 + (i % 50));
     const order = i % 2 === 0;
     if (!(await time(order ? parts.cached : parts.fresh, () => (order ? authenticator.authenticateForStatement(key) : authenticator.authenticate(key))))) {
       throw new Error('the key did not authenticate');

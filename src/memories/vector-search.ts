@@ -1,6 +1,6 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type { SelectQueryBuilder } from 'typeorm';
+import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 
 import type { KeyRecheck } from '../auth/key-recheck';
 import { DomainError } from '../common/errors/domain-error';
@@ -180,15 +180,7 @@ export class VectorSearch {
       applyFilters(candidates, 'v', scope, filters);
       return { candidates, gated: gate !== null, candidateLimit: bound !== undefined, keyChecked: liveKeyId !== null };
     });
-    return this.access.search(shape, {
-      ...scopeParameters(scope),
-      ...filterParameters(scope, filters),
-      ...gateParameters(gate),
-      q,
-      k,
-      candidateLimit: bound === undefined ? undefined : bound + 1,
-      liveKeyId: liveKeyId ?? undefined,
-    });
+    return this.access.search(shape, statementValues(scope, filters, gate, liveKeyId, { q, k, candidateLimit: bound === undefined ? undefined : bound + 1 }));
   }
 
   /**
@@ -239,15 +231,7 @@ export class VectorSearch {
       candidates.orderBy('distance', 'ASC');
       return { candidates, gated: gate !== null, candidateLimit: true, keyChecked: liveKeyId !== null };
     });
-    const values = {
-      ...scopeParameters(scope),
-      ...filterParameters(scope, filters),
-      ...gateParameters(gate),
-      q,
-      k,
-      candidateLimit: hnswOverFetch(k),
-      liveKeyId: liveKeyId ?? undefined,
-    };
+    const values = statementValues(scope, filters, gate, liveKeyId, { q, k, candidateLimit: hnswOverFetch(k) });
     return this.access.transaction((tx) => tx.search(shape, values), settings);
   }
 
@@ -315,6 +299,17 @@ function refuseRevoked(result: SearchStatementResult, recheck: KeyRecheck | null
   if (!result.keyRevoked) return result;
   recheck?.revoked();
   throw new DomainError('UNAUTHENTICATED');
+}
+
+/** The named values of a search statement: the scope's, the filters', the gate's, the key's, and the plan's own. */
+function statementValues(
+  scope: MemoryScope,
+  filters: SearchFilters,
+  gate: LessonGate | null,
+  liveKeyId: string | null,
+  plan: { q: string; k: number; candidateLimit: number | undefined },
+): ObjectLiteral {
+  return { ...scopeParameters(scope), ...filterParameters(scope, filters), ...gateParameters(gate), ...plan, liveKeyId: liveKeyId ?? undefined };
 }
 
 function gateParameters(gate: LessonGate | null): { lessonMaxDistance?: number; lessonLimit?: number } {

@@ -19,36 +19,43 @@ import { startServiceProcess, type ServiceProcess } from './service-process';
  */
 const CONFIG_PROPAGATION_BOUND_MS = 1000;
 
+/** Atrium processes named `names` on one fresh test database, and how to stop them all. */
+async function startFleet(names: string[], extraEnv: Record<string, string>): Promise<{ instances: ServiceProcess[]; stop(): Promise<void> }> {
+  if (!process.env.DATABASE_URL) {
+    throw new Error('the multi-instance test needs PostgreSQL: set DATABASE_URL (and DATABASE_DIRECT_URL behind PgBouncer)');
+  }
+  const db: TestDatabase = await createTestDatabase();
+  const build = await buildService();
+  const instances: ServiceProcess[] = [];
+  const stop = async () => {
+    await Promise.allSettled(instances.map((instance) => instance.stop()));
+    await build.remove();
+    await db.drop();
+  };
+  try {
+    const env = { ...db.env, EMBEDDING_PROVIDER: 'hash', LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '4', ...extraEnv };
+    // One at a time: the first applies nothing new (the template is migrated), the others
+    // would wait on its migration lock anyway.
+    for (const name of names) instances.push(await startServiceProcess(name, build.main, env));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { instances, stop };
+}
+
 describe('three Atrium processes on one database', () => {
-  let db: TestDatabase;
-  let build: Awaited<ReturnType<typeof buildService>>;
+  let fleet: Awaited<ReturnType<typeof startFleet>> | undefined;
   let instances: ServiceProcess[] = [];
   const at = (i: number): ServiceProcess => instances[i % instances.length];
 
   beforeAll(async () => {
-    if (!process.env.DATABASE_URL) {
-      throw new Error('the multi-instance test needs PostgreSQL: set DATABASE_URL (and DATABASE_DIRECT_URL behind PgBouncer)');
-    }
-    db = await createTestDatabase();
-    build = await buildService();
-    const env = {
-      ...db.env,
-      EMBEDDING_PROVIDER: 'hash',
-      LOG_LEVEL: 'warn',
-      CORE_RUNTIME_CONFIG_MUTATION_ENABLED: 'true',
-      RUNTIME_CONFIG_POLL_MS: '60000',
-      DATABASE_POOL_SIZE: '4',
-    };
-    // One at a time: the first applies nothing new (the template is migrated), the others
-    // would wait on its migration lock anyway.
-    for (const name of ['a', 'b', 'c']) instances.push(await startServiceProcess(name, build.main, env));
+    fleet = await startFleet(['a', 'b', 'c'], { CORE_RUNTIME_CONFIG_MUTATION_ENABLED: 'true', RUNTIME_CONFIG_POLL_MS: '60000' });
+    instances = fleet.instances;
   }, 180_000);
 
   afterAll(async () => {
-    await Promise.allSettled(instances.map((instance) => instance.stop()));
-    instances = [];
-    await build?.remove();
-    await db?.drop();
+    await fleet?.stop();
   }, 60_000);
 
   it('shows a memory written through one instance on the others at the next read', async () => {
@@ -136,27 +143,18 @@ describe('three Atrium processes on one database', () => {
 
 describe('API keys across two Atrium processes (AUTH_MODE=api_key)', () => {
   const ADMIN_TOKEN = 'multi-instance-admin-token-0123456789abcdef';
-  let db: TestDatabase;
-  let build: Awaited<ReturnType<typeof buildService>>;
-  let instances: ServiceProcess[] = [];
+  let fleet: Awaited<ReturnType<typeof startFleet>> | undefined;
 
   beforeAll(async () => {
-    if (!process.env.DATABASE_URL) throw new Error('the multi-instance test needs PostgreSQL: set DATABASE_URL');
-    db = await createTestDatabase();
-    build = await buildService();
-    const env = { ...db.env, EMBEDDING_PROVIDER: 'hash', LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '4', AUTH_MODE: 'api_key', ATRIUM_ADMIN_TOKEN: ADMIN_TOKEN };
-    for (const name of ['keys-a', 'keys-b']) instances.push(await startServiceProcess(name, build.main, env));
+    fleet = await startFleet(['keys-a', 'keys-b'], { AUTH_MODE: 'api_key', ATRIUM_ADMIN_TOKEN: ADMIN_TOKEN });
   }, 180_000);
 
   afterAll(async () => {
-    await Promise.allSettled(instances.map((instance) => instance.stop()));
-    instances = [];
-    await build?.remove();
-    await db?.drop();
+    await fleet?.stop();
   }, 60_000);
 
   it('refuses a key revoked through one instance on the other at the next request, search/fast included', async () => {
-    const [a, b] = instances;
+    const [a, b] = (fleet as NonNullable<typeof fleet>).instances;
     const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
     const minted = await a
       .http()
