@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
+import type { KeyRecheck } from '../auth/key-recheck';
 import { toTimestamp } from '../common/validation/timestamp';
 import { scopeToWire, type MemoryScope } from '../common/scope/memory-scope';
 import { EmbeddingService } from '../embeddings/embedding.service';
@@ -70,12 +71,13 @@ export class SearchService {
   /**
    * Vector retrieval only, with the lesson check in the same statement (one round trip on
    * scopes within the exact limit): when it matches a `critical` lesson the statement
-   * returns no memory, so none is read, cited or counted as accessed.
+   * returns no memory, so none is read, cited or counted as accessed. With an API key taken
+   * from memory (`recheck`), the same statement checks that the key is still unrevoked.
    */
-  async searchFast(scope: MemoryScope, dto: SearchDto): Promise<SearchResponse> {
+  async searchFast(scope: MemoryScope, dto: SearchDto, recheck: KeyRecheck | null = null): Promise<SearchResponse> {
     const queryVector = await this.embeddings.embedQuery(dto.query);
     const gate = this.lessons.gate();
-    const found = await this.repository.gatedNearest(scope, queryVector, this.limitFor(dto), this.filtersFor(dto), gate);
+    const found = await this.repository.gatedNearest(scope, queryVector, this.limitFor(dto), this.filtersFor(dto), gate, 'read', recheck);
     const check = found.lessons === null ? null : this.lessons.summarize(found.lessons as LessonMatch[]);
     const hits = found.rows.map((row) => toSearchHit(row.memory, 1 - row.distance, 1 - row.distance));
     return this.answer(scope, check, hits);

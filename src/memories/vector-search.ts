@@ -1,7 +1,9 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type { SelectQueryBuilder } from 'typeorm';
+import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 
+import type { KeyRecheck } from '../auth/key-recheck';
+import { DomainError } from '../common/errors/domain-error';
 import type { MemoryScope } from '../common/scope/memory-scope';
 import { MemoryAccess } from '../database/access/memory-access';
 import type { LessonGate, LessonHit, SearchStatementResult } from '../database/access/search-statement';
@@ -110,6 +112,8 @@ export class VectorSearch {
    * nearestVisible with the lesson check in the same statement (`gate`, null for none):
    * a search is one round trip on scopes within the exact limit. When a critical lesson
    * matches, the statement returns no memory (`blocked`) and nothing else runs.
+   * `recheck`: the API key the guard took from memory; the first statement re-checks that it
+   * is unrevoked and, if it is not, nothing is returned and the request is answered 401.
    */
   async gatedNearest(
     scope: MemoryScope,
@@ -118,21 +122,25 @@ export class VectorSearch {
     filters: SearchFilters,
     gate: LessonGate | null,
     purpose: SearchPurpose = 'read',
+    recheck: KeyRecheck | null = null,
   ): Promise<GatedRows> {
     const q = toVectorLiteral(embedding);
     const key = scopeKey(scope, filters, purpose);
+    // Only the first statement re-checks the key: it runs before anything is returned.
+    let liveKeyId = recheck?.keyId ?? null;
     let lessons: LessonHit[] | null = null;
     if (!this.largeScopes.has(key)) {
-      const exact = await this.exactStatement(scope, q, k, filters, purpose, gate, this.tuning.exactScopeLimit);
+      const exact = refuseRevoked(await this.exactStatement(scope, q, k, filters, purpose, gate, liveKeyId, this.tuning.exactScopeLimit), recheck);
       if (exact.blocked || exact.candidateRows <= this.tuning.exactScopeLimit) return { lessons: exact.lessons, rows: exact.rows };
       this.largeScopes.add(key);
       lessons = exact.lessons;
       gate = null;
+      liveKeyId = null;
     }
-    const approximate = await this.indexedStatement(scope, q, k, filters, purpose, gate);
+    const approximate = refuseRevoked(await this.indexedStatement(scope, q, k, filters, purpose, gate, liveKeyId), recheck);
     lessons ??= approximate.lessons;
     if (approximate.blocked || approximate.rows.length >= k) return { lessons, rows: approximate.rows };
-    return { lessons, rows: (await this.exactStatement(scope, q, k, filters, purpose, null)).rows };
+    return { lessons, rows: (await this.exactStatement(scope, q, k, filters, purpose, null, null)).rows };
   }
 
   /**
@@ -149,7 +157,7 @@ export class VectorSearch {
     purpose: SearchPurpose = 'read',
     bound?: number,
   ): Promise<ScoredRow[] | null> {
-    const result = await this.exactStatement(scope, q, k, filters, purpose, null, bound);
+    const result = await this.exactStatement(scope, q, k, filters, purpose, null, null, bound);
     if (bound !== undefined && result.candidateRows > bound) return null;
     return result.rows;
   }
@@ -161,25 +169,19 @@ export class VectorSearch {
     filters: SearchFilters,
     purpose: SearchPurpose,
     gate: LessonGate | null,
+    liveKeyId: string | null,
     bound?: number,
   ): Promise<SearchStatementResult> {
-    const key = `exact|${scopeShapeKey(scope, purpose)}|${filterShape(scope, filters)}|${bound !== undefined}|${gate !== null}`;
+    const key = `exact|${scopeShapeKey(scope, purpose)}|${filterShape(scope, filters)}|${bound !== undefined}|${gate !== null}|${liveKeyId !== null}`;
     const shape = this.access.searchShape(key, () => {
       const candidates = this.access
         .memories(scope, purpose, 'v')
         .select('v.id', 'id')
         .addSelect('cosine_distance(v.embedding, CAST(:q AS vector))', 'distance');
       applyFilters(candidates, 'v', scope, filters);
-      return { candidates, gated: gate !== null, candidateLimit: bound !== undefined };
+      return { candidates, gated: gate !== null, candidateLimit: bound !== undefined, keyChecked: liveKeyId !== null };
     });
-    return this.access.search(shape, {
-      ...scopeParameters(scope),
-      ...filterParameters(scope, filters),
-      ...gateParameters(gate),
-      q,
-      k,
-      candidateLimit: bound === undefined ? undefined : bound + 1,
-    });
+    return this.access.search(shape, statementValues(scope, filters, gate, liveKeyId, { q, k, candidateLimit: bound === undefined ? undefined : bound + 1 }));
   }
 
   /**
@@ -198,7 +200,7 @@ export class VectorSearch {
    * 167 ms search: jit = off.
    */
   async indexedNearest(scope: MemoryScope, q: string, k: number, filters: SearchFilters = {}, purpose: SearchPurpose = 'read'): Promise<ScoredRow[]> {
-    return (await this.indexedStatement(scope, q, k, filters, purpose, null)).rows;
+    return (await this.indexedStatement(scope, q, k, filters, purpose, null, null)).rows;
   }
 
   private async indexedStatement(
@@ -208,6 +210,7 @@ export class VectorSearch {
     filters: SearchFilters,
     purpose: SearchPurpose,
     gate: LessonGate | null,
+    liveKeyId: string | null,
   ): Promise<SearchStatementResult> {
     const settings = {
       'hnsw.iterative_scan': 'relaxed_order',
@@ -216,7 +219,7 @@ export class VectorSearch {
       enable_sort: 'off',
       jit: 'off',
     };
-    const key = `hnsw|${scopeShapeKey(scope, purpose)}|${filterShape(scope, filters)}|${gate !== null}`;
+    const key = `hnsw|${scopeShapeKey(scope, purpose)}|${filterShape(scope, filters)}|${gate !== null}|${liveKeyId !== null}`;
     const shape = this.access.searchShape(key, () => {
       const candidates = this.access
         .memories(scope, purpose, 'v')
@@ -227,16 +230,9 @@ export class VectorSearch {
       // `distance + 0` (the candidates come in *relaxed* order, and ordered by plain
       // `distance` the planner would take them for sorted and read only the first k).
       candidates.orderBy('distance', 'ASC');
-      return { candidates, gated: gate !== null, candidateLimit: true };
+      return { candidates, gated: gate !== null, candidateLimit: true, keyChecked: liveKeyId !== null };
     });
-    const values = {
-      ...scopeParameters(scope),
-      ...filterParameters(scope, filters),
-      ...gateParameters(gate),
-      q,
-      k,
-      candidateLimit: hnswOverFetch(k),
-    };
+    const values = statementValues(scope, filters, gate, liveKeyId, { q, k, candidateLimit: hnswOverFetch(k) });
     return this.access.transaction((tx) => tx.search(shape, values), settings);
   }
 
@@ -297,6 +293,24 @@ function filterParameters(scope: MemoryScope, filters: SearchFilters): { f_sourc
 function filterShape(scope: MemoryScope, filters: SearchFilters): string {
   const params = filterParameters(scope, filters);
   return ['f_sourceSite', 'f_namespaces', 'f_asOf'].map((name) => (name in params ? '1' : '0')).join('');
+}
+
+/** A statement that found the request's key revoked: forget the key here and answer 401. */
+function refuseRevoked(result: SearchStatementResult, recheck: KeyRecheck | null): SearchStatementResult {
+  if (!result.keyRevoked) return result;
+  recheck?.revoked();
+  throw new DomainError('UNAUTHENTICATED');
+}
+
+/** The named values of a search statement: the scope's, the filters', the gate's, the key's, and the plan's own. */
+function statementValues(
+  scope: MemoryScope,
+  filters: SearchFilters,
+  gate: LessonGate | null,
+  liveKeyId: string | null,
+  plan: { q: string; k: number; candidateLimit: number | undefined },
+): ObjectLiteral {
+  return { ...scopeParameters(scope), ...filterParameters(scope, filters), ...gateParameters(gate), ...plan, liveKeyId: liveKeyId ?? undefined };
 }
 
 function gateParameters(gate: LessonGate | null): { lessonMaxDistance?: number; lessonLimit?: number } {

@@ -118,19 +118,24 @@ export class MemoryAccess {
    * scoped candidates and top k in one statement). `render` builds the candidates from
    * `memories()` (selecting `id` and `distance`); it runs only the first time a key is seen,
    * so the key must name everything the text depends on (visibility.scopeShapeKey, the
-   * filters present, the plan). Parameters besides the builder's: q, k, candidateLimit
-   * (when limited), lessonMaxDistance and lessonLimit (when gated).
+   * filters present, the plan, the key check). Parameters besides the builder's: q, k,
+   * candidateLimit (when limited), lessonMaxDistance and lessonLimit (when gated), liveKeyId
+   * (when keyChecked).
    */
-  searchShape(key: string, render: () => { candidates: SelectQueryBuilder<MemoryEntity>; gated: boolean; candidateLimit: boolean }): StatementShape {
+  searchShape(
+    key: string,
+    render: () => { candidates: SelectQueryBuilder<MemoryEntity>; gated: boolean; candidateLimit: boolean; keyChecked: boolean },
+  ): StatementShape {
     return SHAPES.get(key, () => {
-      const { candidates, gated, candidateLimit } = render();
+      const { candidates, gated, candidateLimit, keyChecked } = render();
       const parameters = candidates.getParameters();
       if (typeof parameters.vis_userId !== 'string') throw new Error('searchShape: the candidates are not scoped');
       const names = [...Object.keys(parameters), 'q', 'k'];
       if (candidateLimit) names.push('candidateLimit');
       if (gated) names.push('lessonMaxDistance', 'lessonLimit');
+      if (keyChecked) names.push('liveKeyId');
       const driver = this.manager.connection.driver as PostgresDriver;
-      return renderShape(searchStatementSql(candidates.getQuery(), gated, candidateLimit), names, (sql, params) =>
+      return renderShape(searchStatementSql(candidates.getQuery(), gated, candidateLimit, keyChecked), names, (sql, params) =>
         driver.escapeQueryWithParameters(sql, params) as [string, unknown[]],
       );
     });
