@@ -96,8 +96,9 @@ export class MemoriesController {
   })
   @ApiOkResponse({ type: SearchResponseDoc, description: 'The best visible memories, with the lesson check.' })
   @ApiErrors({ 400: SEARCH_ERRORS, body: true, embeds: true })
-  searchHybrid(@Scope() scope: MemoryScope, @Body() dto: SearchDto): Promise<SearchResponse> {
-    return this.search.search(scope, dto);
+  @KeyCheckedInStatement()
+  searchHybrid(@Scope() scope: MemoryScope, @Body() dto: SearchDto, @CallerKeyRecheck() recheck: KeyRecheck | null): Promise<SearchResponse> {
+    return this.search.search(scope, dto, recheck);
   }
 
   @Post('search/fast')

@@ -11,7 +11,7 @@ import { toVectorLiteral } from '../database/vector';
 import { scopeParameters, scopeShapeKey, type AccessPurpose } from '../database/visibility';
 import type { AppEnv } from '../env/env.schema';
 import { ExpiringSet } from '../common/expiring-set';
-import { bm25Statement } from './bm25-sql';
+import { bm25Parameters, bm25Statement } from './bm25-sql';
 import type { MemoryEntity } from './memory.entity';
 
 export interface SearchFilters {
@@ -247,18 +247,20 @@ export class VectorSearch {
     k: number,
     filters: SearchFilters = {},
   ): Promise<ScoredRow[]> {
-    const matches = this.access.memories(scope, 'read', 't');
-    const population = this.access.memories(scope, 'read', 'p');
-    applyFilters(matches, 't', scope, filters);
-    applyFilters(population, 'p', scope, filters);
-    const bm25 = bm25Statement(matches, population, words, words.join(' | '), k);
-    const { entities, raw } = await this.access
-      .memoriesByCandidates(bm25.sql, { ...bm25.parameters, q: toVectorLiteral(embedding) }, ['text_rank'])
-      .addSelect('m.embedding <=> CAST(:q AS vector)', 'distance')
-      .orderBy('c.text_rank', 'DESC')
-      .addOrderBy('m.id', 'ASC')
-      .getRawAndEntities<{ m_id: string; distance: string; text_rank: string }>();
-    return withDistances(entities, raw);
+    const shape = this.access.textShape(`text|${scopeShapeKey(scope, 'read')}|${filterShape(scope, filters)}`, () => {
+      const matches = this.access.memories(scope, 'read', 't');
+      const population = this.access.memories(scope, 'read', 'p');
+      applyFilters(matches, 't', scope, filters);
+      applyFilters(population, 'p', scope, filters);
+      const bm25 = bm25Statement(matches, population, words, words.join(' | '), k);
+      return { bm25: bm25.sql, parameters: bm25.parameters };
+    });
+    return this.access.textSearch(shape, {
+      ...scopeParameters(scope),
+      ...filterParameters(scope, filters),
+      ...bm25Parameters(words, k),
+      q: toVectorLiteral(embedding),
+    });
   }
 }
 
@@ -321,13 +323,3 @@ function scopeKey(scope: MemoryScope, filters: SearchFilters, purpose: SearchPur
   return JSON.stringify([scope, purpose, filters.sourceSite ?? null, filters.namespaces ?? null, filters.asOf?.toISOString() ?? null]);
 }
 
-/** Entities with the distance (and text rank, when selected) of their raw row. */
-function withDistances(entities: MemoryEntity[], raw: { m_id: string; distance: string; text_rank?: string }[]): ScoredRow[] {
-  const byId = new Map(raw.map((r) => [r.m_id, r]));
-  return entities.map((memory) => {
-    const row = byId.get(memory.id) as (typeof raw)[number];
-    return row.text_rank === undefined
-      ? { memory, distance: Number(row.distance) }
-      : { memory, distance: Number(row.distance), textRank: Number(row.text_rank) };
-  });
-}

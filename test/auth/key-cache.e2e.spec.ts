@@ -12,7 +12,7 @@ const UNAUTHENTICATED = { status: 401, body: { error: 'invalid or missing API ke
  * A revocation made anywhere (here: an UPDATE in the database, as another instance's
  * DELETE /v1/admin/keys/:id does) must apply to the very next search, with nothing returned.
  */
-describe('API keys taken from memory on search/fast', () => {
+describe('API keys taken from memory on search/fast and search', () => {
   let t: TestApp;
   const alice = newUser('alice');
   const ws = newId();
@@ -71,6 +71,21 @@ describe('API keys taken from memory on search/fast', () => {
     expect((await searchFast(t, k.key)).body.count).toBe(1);
     await revokeInDatabase(t, k.id);
     expect((await searchFast(t, k.key)).status).toBe(401);
+  });
+
+  it('does the same on /search (hybrid): its vector statement re-checks the key', async () => {
+    const search = (key: string) => t.http().post('/v1/memories/search').set(bearer(key)).send({ query: 'harbour crane schedule' });
+    for (const warmups of [1, 3]) {
+      const k = await agentKey(t, alice, ws, agent);
+      for (let i = 0; i < warmups; i++) {
+        const res = await search(k.key);
+        expect(res.status).toBe(200);
+        expect(res.body.count).toBe(2);
+      }
+      await revokeInDatabase(t, k.id);
+      const res = await search(k.key);
+      expect({ status: res.status, body: res.body }).toEqual(UNAUTHENTICATED);
+    }
   });
 
   it('refuses a key revoked through the admin route at once, and keeps other keys', async () => {

@@ -11,7 +11,7 @@ import { LessonEntity } from '../../lessons/lesson.entity';
 import { EpisodeEntity } from '../../memories/episode.entity';
 import { MemoryEntity } from '../../memories/memory.entity';
 import { applyMemoryScope, type AccessPurpose } from '../visibility';
-import { searchStatementSql, toSearchResult, type SearchStatementResult } from './search-statement';
+import { searchStatementSql, textStatementSql, toSearchResult, toTextRows, type SearchStatementResult, type TextStatementRow } from './search-statement';
 import { bindShape, renderShape, ShapeCache, type StatementShape } from './statement-shape';
 
 export type NewMemory = Omit<MemoryEntity, 'lastAccessedAt' | 'accessCount' | 'deletedAt' | 'expiredAt' | 'supersededBy'>;
@@ -98,22 +98,6 @@ export class MemoryAccess {
   }
 
   /**
-   * Full rows of the candidates a ranking subquery picked (`c`: id plus `columns`), for plans
-   * that rank in a subquery. `subquery` must wrap a builder from `memories()`, whose
-   * parameters (`parameters`, with the visibility predicate's vis_userId) come along; the
-   * join names the user again so that a single partition is read.
-   */
-  memoriesByCandidates(subquery: string, parameters: ObjectLiteral, columns: string[]): SelectQueryBuilder<MemoryEntity> {
-    if (typeof parameters.vis_userId !== 'string') throw new Error('memoriesByCandidates: the subquery is not scoped');
-    const qb = this.manager
-      .getRepository(MemoryEntity)
-      .createQueryBuilder('m')
-      .innerJoin(`(${subquery})`, 'c', 'c.id = m.id AND m.user_id = :vis_userId');
-    for (const column of columns) qb.addSelect(`c.${column}`, column);
-    return qb.setParameters(parameters);
-  }
-
-  /**
    * A vector search statement, rendered once per `key` (searchStatementSql: lesson check,
    * scoped candidates and top k in one statement). `render` builds the candidates from
    * `memories()` (selecting `id` and `distance`); it runs only the first time a key is seen,
@@ -139,6 +123,27 @@ export class MemoryAccess {
         driver.escapeQueryWithParameters(sql, params) as [string, unknown[]],
       );
     });
+  }
+
+  /**
+   * The full-text side of a hybrid search (textStatementSql), rendered once per `key` like
+   * searchShape. `render` returns the BM25 statement built from two `memories()` builders and
+   * its parameters (names only matter; values come with each run, plus `q`).
+   */
+  textShape(key: string, render: () => { bm25: string; parameters: ObjectLiteral }): StatementShape {
+    return SHAPES.get(key, () => {
+      const { bm25, parameters } = render();
+      if (typeof parameters.vis_userId !== 'string') throw new Error('textShape: the candidates are not scoped');
+      const driver = this.manager.connection.driver as PostgresDriver;
+      return renderShape(textStatementSql(bm25), [...Object.keys(parameters), 'q'], (sql, params) =>
+        driver.escapeQueryWithParameters(sql, params) as [string, unknown[]],
+      );
+    });
+  }
+
+  /** Runs a text shape with named values. */
+  async textSearch(shape: StatementShape, values: ObjectLiteral): Promise<TextStatementRow[]> {
+    return toTextRows(await this.run(shape, bindShape(shape, values)));
   }
 
   /** Runs a search shape with named values (scopeParameters, the filters, q, k, ...). */

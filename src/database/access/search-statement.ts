@@ -106,6 +106,27 @@ SELECT ${keyColumn} AS key_live, ${lessonColumn} AS lessons, r.*
  ORDER BY r.distance, r.id`;
 }
 
+/**
+ * The full-text side of a hybrid search as one statement: `bm25` (bm25-sql.ts over two scoped
+ * builders, selecting `id` and `text_rank`, best first, at most k) joined back to the rows,
+ * with each row's vector distance to the query. Rendered once per shape by MemoryAccess.
+ */
+export function textStatementSql(bm25: string): string {
+  return `SELECT ${MEMORY_COLUMNS.map((c) => `m.${c}`).join(', ')}, c.text_rank AS text_rank, m.embedding <=> CAST(:q AS vector) AS distance
+  FROM (${bm25}) c JOIN memories m ON m.id = c.id AND m.user_id = :vis_userId
+ ORDER BY c.text_rank DESC, m.id`;
+}
+
+export interface TextStatementRow {
+  memory: MemoryEntity;
+  distance: number;
+  textRank: number;
+}
+
+export function toTextRows(rows: (Row & { text_rank: number })[]): TextStatementRow[] {
+  return rows.map((r) => ({ memory: toMemory(r), distance: Number(r.distance), textRank: Number(r.text_rank) }));
+}
+
 type Row = { key_live: boolean | null; lessons: LessonHit[] | null; distance: number | null; candidate_rows: string | null } & Record<(typeof MEMORY_COLUMNS)[number], unknown>;
 
 export function toSearchResult(rows: Row[]): SearchStatementResult {
