@@ -10,7 +10,8 @@ import { appendAuditEvents, type AuditEvent } from '../audit/audit-log';
 import { LessonEntity } from '../../lessons/lesson.entity';
 import { EpisodeEntity } from '../../memories/episode.entity';
 import { MemoryEntity } from '../../memories/memory.entity';
-import { applyMemoryScope, type AccessPurpose } from '../visibility';
+import { applyMemoryScope, scopeParameters, scopeShapeKey, type AccessPurpose } from '../visibility';
+import { RECORD_SELECT, toRecordRow, type MemoryRecordRow } from './record-statement';
 import { searchStatementSql, toSearchResult, type SearchStatementResult } from './search-statement';
 import { bindShape, renderShape, ShapeCache, type StatementShape } from './statement-shape';
 
@@ -134,6 +135,39 @@ export class MemoryAccess {
         driver.escapeQueryWithParameters(sql, params) as [string, unknown[]],
       );
     });
+  }
+
+  /**
+   * Memory records (the row and its access counts) that `scope` may read for `purpose`,
+   * rendered once per shape and run like search shapes (`run`: named and generic-planned with
+   * the statement pool, unnamed without). `narrow` adds the statement's own conditions and
+   * order to the scoped builder, with named parameters and no values (it runs only the first
+   * time `key` is seen, so `key` must name every condition it adds); their values come in
+   * `values`. `page` appends LIMIT and OFFSET as parameters, so one shape serves every page.
+   */
+  async records(
+    scope: MemoryScope,
+    purpose: AccessPurpose,
+    key: string,
+    narrow: (qb: SelectQueryBuilder<MemoryEntity>) => SelectQueryBuilder<MemoryEntity>,
+    values: ObjectLiteral = {},
+    page?: { limit: number; offset: number },
+  ): Promise<MemoryRecordRow[]> {
+    const shape = SHAPES.get(`records|${scopeShapeKey(scope, purpose)}|${key}|${page !== undefined}`, () => {
+      const qb = narrow(
+        this.memories(scope, purpose).select(RECORD_SELECT).addSelect('m.access_count', 'access_count').addSelect('m.last_accessed_at', 'last_accessed_at'),
+      );
+      const names = Object.keys({ ...qb.getParameters(), ...values });
+      let sql = qb.getQuery();
+      if (page) {
+        sql += ' LIMIT :limit OFFSET :offset';
+        names.push('limit', 'offset');
+      }
+      const driver = this.manager.connection.driver as PostgresDriver;
+      return renderShape(sql, names, (text, params) => driver.escapeQueryWithParameters(text, params) as [string, unknown[]]);
+    });
+    const rows = await this.run<Parameters<typeof toRecordRow>[0]>(shape, bindShape(shape, { ...scopeParameters(scope), ...values, ...page }));
+    return rows.map(toRecordRow);
   }
 
   /** Runs a search shape with named values (scopeParameters, the filters, q, k, ...). */
