@@ -62,12 +62,18 @@ export class MemoriesRepository {
     return this.access.records(scope, 'read', key, narrow, filters, { limit: page.limit, offset: page.offset });
   }
 
-  /** Soft delete, scoped in the same statement, audited in the same transaction. Returns the rows deleted (0 or 1). */
+  /**
+   * Soft delete, scoped in the same statement, audited in the same transaction, which also
+   * removes the memory's access counts. Returns the rows deleted (0 or 1).
+   */
   async softDelete(scope: MemoryScope, id: string, actor: Actor): Promise<number> {
     return this.access.transaction(async (tx) => {
       const qb = tx.updateMemories(scope, 'read', { deletedAt: () => 'now()', updatedAt: () => 'now()' });
       const affected = (await qb.andWhere('memories.id = :id', { id }).execute()).affected ?? 0;
-      if (affected > 0) await tx.audit(actor, { action: 'memory.deleted', ...scopeColumns(scope), targetId: id, detail: { via: 'delete' } });
+      if (affected > 0) {
+        await tx.dropAccessCounts(scope.userId, id);
+        await tx.audit(actor, { action: 'memory.deleted', ...scopeColumns(scope), targetId: id, detail: { via: 'delete' } });
+      }
       return affected;
     });
   }
@@ -120,6 +126,7 @@ export class MemoriesRepository {
       const qb = tx.updateMemories(scope, 'ingest-mutation', { expiredAt: () => 'now()', supersededBy, updatedAt: () => 'now()' });
       const affected = (await qb.andWhere('memories.id = :id', { id }).execute()).affected ?? 0;
       if (affected > 0) {
+        await tx.dropAccessCounts(scope.userId, id);
         await tx.audit(actor, { action: 'memory.superseded', ...scopeColumns(scope), targetId: id, detail: { superseded_by: supersededBy } });
       }
       return affected;
@@ -131,7 +138,10 @@ export class MemoriesRepository {
     return this.access.transaction(async (tx) => {
       const qb = tx.updateMemories(scope, 'ingest-mutation', { deletedAt: () => 'now()', updatedAt: () => 'now()' });
       const affected = (await qb.andWhere('memories.id = :id', { id }).execute()).affected ?? 0;
-      if (affected > 0) await tx.audit(actor, { action: 'memory.deleted', ...scopeColumns(scope), targetId: id, detail: { via: 'ingest' } });
+      if (affected > 0) {
+        await tx.dropAccessCounts(scope.userId, id);
+        await tx.audit(actor, { action: 'memory.deleted', ...scopeColumns(scope), targetId: id, detail: { via: 'ingest' } });
+      }
       return affected;
     });
   }

@@ -44,8 +44,6 @@ const MEMORY_COLUMNS = [
   'trust_score',
   'created_at',
   'updated_at',
-  'last_accessed_at',
-  'access_count',
 ] as const;
 
 /**
@@ -120,7 +118,5 @@ function toMemory(r: Row): MemoryEntity {
   m.trustScore = Number(r.trust_score);
   m.createdAt = r.created_at as Date;
   m.updatedAt = r.updated_at as Date;
-  m.lastAccessedAt = r.last_accessed_at as Date | null;
-  m.accessCount = Number(r.access_count);
   return m;
 }
