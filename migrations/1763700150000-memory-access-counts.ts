@@ -37,6 +37,9 @@ export class MemoryAccessCounts1763700150000 implements MigrationInterface {
        SELECT user_id, id, access_count, last_accessed_at FROM memories
         WHERE access_count <> 0 OR last_accessed_at IS NOT NULL`,
     );
+    // Statistics now: the record reads' generic plans are made from them (a table never
+    // analyzed gets a plan that reads all of a user's counts per list; docs/benchmarks.md).
+    await runner.query('ANALYZE memory_access_counts');
   }
 
   async down(runner: QueryRunner): Promise<void> {

@@ -76,14 +76,14 @@ describe('memory access counts', () => {
     await get(id, { user_id: user });
     await flush();
     const migration = new MemoryAccessCounts1763700150000();
-    const runner = t.dataSource.createQueryRunner();
-    try {
+    // both ways in one transaction on one connection (the embedded database serves every
+    // connection from one backend), committed: the app reads the rebuilt table afterwards
+    await t.dataSource.transaction(async (manager) => {
+      const runner = manager.queryRunner!;
       await migration.down(runner);
-      expect(await t.dataSource.query('SELECT access_count FROM memories WHERE id = $1', [id])).toEqual([{ access_count: 2 }]);
+      expect(await runner.query('SELECT access_count FROM memories WHERE id = $1', [id])).toEqual([{ access_count: 2 }]);
       await migration.up(runner);
-    } finally {
-      await runner.release();
-    }
+    });
     expect(await countRows(id)).toEqual([{ user_id: user, access_count: 2 }]);
     expect((await get(id, { user_id: user })).body.access_count).toBe(2);
   });

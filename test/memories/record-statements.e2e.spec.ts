@@ -101,8 +101,9 @@ describe('record reads as shaped statements', () => {
         const plan = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) EXECUTE ${prepared.rows[0].name}(${args})`);
         const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
         expect(text).toMatch(/Subplans Removed: 15/);
-        // (which index reads the partition depends on its size: a test partition is a few rows)
-        expect(text).toMatch(/Index Scan using memory_access_counts_pkey/);
+        // (which indexes read the partition and the counts depends on their size, a few rows
+        // here: docs/benchmarks.md has the plans on the benchmark corpus)
+        expect(text).toMatch(/on memory_access_counts ac/);
       } finally {
         client.release();
       }
