@@ -26,13 +26,10 @@ import { SYSTEM_ACTOR } from '../src/auth/principal';
 import { createApp } from '../src/bootstrap';
 import { loadEnv } from '../src/env/env.schema';
 import { SettingsService } from '../src/settings/settings.service';
+import { percentile } from './random';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
 
-const percentile = (values: number[], p: number): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
 const summary = (label: string, values: number[]): string =>
   `${label}: n=${values.length} median ${percentile(values, 50).toFixed(1)} ms, p95 ${percentile(values, 95).toFixed(1)} ms, max ${Math.max(...values).toFixed(1)} ms`;
 

@@ -7,8 +7,13 @@
  * Seeds one user's memories once, then times POST /v1/memories/search/fast over HTTP in
  * alternating rounds: the service started with AUTH_MODE=off (user_id in the body), then
  * restarted on the same database with AUTH_MODE=api_key (a user key, no ids). Prints the
- * medians and their difference, and the median of the key lookup alone (ApiKeyAuthenticator:
- * one unique-index probe by prefix, SHA-256, constant-time compare), measured in-process.
+ * medians and their difference (over HTTP it is within the noise of a shared machine), then
+ * the two parts of the key's cost measured in-process, 2,000 alternated calls each:
+ * - the guard's work: ApiKeyAuthenticator.authenticateForStatement (the key from memory:
+ *   SHA-256 and a constant-time compare), beside authenticate (the row read by its prefix,
+ *   what every other route and a key's first use pay);
+ * - the statement's work: the search/fast statement (VectorSearch.gatedNearest) with and
+ *   without the live_key re-check of revocation and expiry.
  * Embedding time is excluded (hash provider + query cache).
  */
 import { randomUUID } from 'node:crypto';
@@ -24,29 +29,15 @@ import { ApiKeyAuthenticator } from '../src/auth/api-key-authenticator';
 import { createApp } from '../src/bootstrap';
 import { toVectorLiteral } from '../src/database/vector';
 import { loadEnv } from '../src/env/env.schema';
+import { VectorSearch } from '../src/memories/vector-search';
+import { percentile, seededUnitVector } from './random';
 
 const MEMORIES = Number(process.env.BENCH_MEMORIES ?? 2000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const PER_ROUND = Number(process.env.BENCH_REQUESTS ?? 300);
-const DIMS = 384;
 const ADMIN_TOKEN = `bench-admin-${randomUUID()}`;
 
-function randomUnit(seed: number): number[] {
-  let x = seed >>> 0 || 1;
-  const v = Array.from({ length: DIMS }, () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return ((x >>> 0) / 2 ** 32) * 2 - 1;
-  });
-  const n = Math.hypot(...v);
-  return v.map((c) => c / n);
-}
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
 
 async function main(): Promise<void> {
   const serverUrl = process.env.DATABASE_URL;
@@ -84,7 +75,7 @@ async function main(): Promise<void> {
       const rows = Array.from({ length: Math.min(500, MEMORIES - from) }, (_, i) => from + i);
       const values: unknown[] = [];
       const tuples = rows.map((i, j) => {
-        values.push(randomUUID(), user, `bench memory ${i} about topic ${i % 37}`, toVectorLiteral(randomUnit(i + 1)));
+        values.push(randomUUID(), user, `bench memory ${i} about topic ${i % 37}`, toVectorLiteral(seededUnitVector(i + 1)));
         return `($${j * 4 + 1}, $${j * 4 + 2}, $${j * 4 + 3}, 'bench', CAST($${j * 4 + 4} AS vector))`;
       });
       await ds.query(`INSERT INTO memories (id, user_id, content, source_site, embedding) VALUES ${tuples.join(',')}`, values);
@@ -112,13 +103,13 @@ async function main(): Promise<void> {
   };
 
   const samples: Record<'off' | 'api_key', number[]> = { off: [], api_key: [] };
-  let lookups: number[] = [];
+  let parts: KeyCostParts | undefined;
   for (let round = 0; round < ROUNDS; round++) {
     for (const mode of round % 2 === 0 ? (['off', 'api_key'] as const) : (['api_key', 'off'] as const)) {
       const { app, base } = await start(mode);
       await timeSearch(base, mode, 50); // warm-up: plans, buffers, query-embedding cache
       samples[mode].push(...(await timeSearch(base, mode, PER_ROUND)));
-      if (mode === 'api_key' && round === ROUNDS - 1) lookups = await timeLookups(app.get(ApiKeyAuthenticator), key);
+      if (mode === 'api_key' && round === ROUNDS - 1) parts = await timeKeyParts(app, key, user);
       await app.close();
     }
   }
@@ -128,7 +119,15 @@ async function main(): Promise<void> {
       `api_key p50 ${on.toFixed(3)} ms p95 ${percentile(samples.api_key, 95).toFixed(3)} ms | added at p50 ${(on - off).toFixed(3)} ms ` +
       `(${samples.off.length} requests each, ${ROUNDS} alternating rounds)`,
   );
-  console.log(`key lookup alone (ApiKeyAuthenticator.authenticate, 202 keys): p50 ${percentile(lookups, 50).toFixed(3)} ms, p95 ${percentile(lookups, 95).toFixed(3)} ms`);
+  const p = parts as KeyCostParts;
+  const fmt = (values: number[]) => `p50 ${percentile(values, 50).toFixed(4)} ms, p95 ${percentile(values, 95).toFixed(4)} ms`;
+  console.log(`guard, key from memory (authenticateForStatement, search/fast): ${fmt(p.cached)}`);
+  console.log(`guard, key row read (authenticate, other routes and a first use; 202 keys): ${fmt(p.fresh)}`);
+  console.log(`search/fast statement without the key re-check: ${fmt(p.plain)}`);
+  console.log(`search/fast statement with the key re-check:    ${fmt(p.checked)}`);
+  console.log(`statement difference, median of ${p.pairs.length} back-to-back pairs: ${percentile(p.pairs, 50).toFixed(4)} ms`);
+  const added = percentile(p.cached, 50) + percentile(p.pairs, 50);
+  console.log(`added to search/fast by a key at p50 (guard from memory + statement difference): ${added.toFixed(4)} ms`);
 
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
   if (serverUrl && dbName) {
@@ -149,15 +148,46 @@ async function mint(base: string, body: Record<string, unknown>): Promise<string
   return ((await res.json()) as { key: string }).key;
 }
 
-async function timeLookups(authenticator: ApiKeyAuthenticator, key: string): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < 1000; i++) {
+interface KeyCostParts {
+  cached: number[];
+  fresh: number[];
+  plain: number[];
+  checked: number[];
+  /** checked minus plain, pair by pair (the two ran back to back, in alternating order). */
+  pairs: number[];
+}
+
+/** The guard's and the statement's part of a key's cost, alternated call by call. */
+async function timeKeyParts(app: NestExpressApplication, key: string, user: string): Promise<KeyCostParts> {
+  const authenticator = app.get(ApiKeyAuthenticator);
+  const search = app.get(VectorSearch);
+  const parts: KeyCostParts = { cached: [], fresh: [], plain: [], checked: [], pairs: [] };
+  const time = async <T>(into: number[], call: () => Promise<T>): Promise<T> => {
     const t0 = process.hrtime.bigint();
-    const found = await authenticator.authenticate(key);
-    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    if (!found) throw new Error('the key did not authenticate');
+    const result = await call();
+    into.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    return result;
+  };
+  const found = await authenticator.authenticate(key);
+  if (!found) throw new Error('the key did not authenticate');
+  const recheck = { keyId: found.principal.keyId, revoked: () => undefined };
+  const scope = { kind: 'user' as const, userId: user };
+  for (let i = 0; i < 2000; i++) {
+    const vector = seededUnitVector(100_000 + (i % 50));
+    const order = i % 2 === 0;
+    if (!(await time(order ? parts.cached : parts.fresh, () => (order ? authenticator.authenticateForStatement(key) : authenticator.authenticate(key))))) {
+      throw new Error('the key did not authenticate');
+    }
+    if (!(await time(order ? parts.fresh : parts.cached, () => (order ? authenticator.authenticate(key) : authenticator.authenticateForStatement(key))))) {
+      throw new Error('the key did not authenticate');
+    }
+    const runs = [() => time(parts.plain, () => search.gatedNearest(scope, vector, 10, {}, null)), () => time(parts.checked, () => search.gatedNearest(scope, vector, 10, {}, null, 'read', recheck))];
+    for (const run of order ? runs : runs.reverse()) {
+      if ((await run()).rows.length !== 10) throw new Error('the statement did not find 10 rows');
+    }
+    parts.pairs.push((parts.checked.at(-1) as number) - (parts.plain.at(-1) as number));
   }
-  return times;
+  return parts;
 }
 
 main().catch((error) => {

@@ -23,29 +23,14 @@ import { toVectorLiteral } from '../src/database/vector';
 import { EmbeddingService } from '../src/embeddings/embedding.service';
 import { loadEnv } from '../src/env/env.schema';
 import { LessonsRepository } from '../src/lessons/lessons.repository';
+import { percentile, seededUnitVector } from './random';
 
 const LESSONS = Number(process.env.BENCH_LESSONS ?? 1000);
 const MEMORIES = Number(process.env.BENCH_MEMORIES ?? 2000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const PER_ROUND = Number(process.env.BENCH_REQUESTS ?? 100);
-const DIMS = 384;
 
-function randomUnit(seed: number): number[] {
-  let x = seed >>> 0 || 1;
-  const v = Array.from({ length: DIMS }, () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return ((x >>> 0) / 2 ** 32) * 2 - 1;
-  });
-  const n = Math.hypot(...v);
-  return v.map((c) => c / n);
-}
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
 
 async function main(): Promise<void> {
   const baseUrl = process.env.DATABASE_URL;
@@ -84,7 +69,7 @@ async function main(): Promise<void> {
     const rows = Array.from({ length: Math.min(500, MEMORIES - start) }, (_, i) => start + i);
     const values: unknown[] = [];
     const tuples = rows.map((i, j) => {
-      values.push(randomUUID(), user, `bench memory ${i} about topic ${i % 37}`, toVectorLiteral(randomUnit(i + 1)));
+      values.push(randomUUID(), user, `bench memory ${i} about topic ${i % 37}`, toVectorLiteral(seededUnitVector(i + 1)));
       return `($${j * 4 + 1}, $${j * 4 + 2}, $${j * 4 + 3}, 'bench', CAST($${j * 4 + 4} AS vector))`;
     });
     await ds.query(`INSERT INTO memories (id, user_id, content, source_site, embedding) VALUES ${tuples.join(',')}`, values);
@@ -102,7 +87,7 @@ async function main(): Promise<void> {
         severity: i % 2 ? 'low' : 'medium',
         metadata: {},
       },
-      randomUnit(1_000_000 + i),
+      seededUnitVector(1_000_000 + i),
       app.get(EmbeddingService).identity,
       SYSTEM_ACTOR,
     );
@@ -154,7 +139,7 @@ async function main(): Promise<void> {
   // The check's own query, without HTTP: median over many runs.
   const direct: number[] = [];
   for (let i = 0; i < 500; i++) {
-    const vector = randomUnit(5_000_000 + (i % 50));
+    const vector = seededUnitVector(5_000_000 + (i % 50));
     const t0 = process.hrtime.bigint();
     await lessonsRepo.matchActive(user, vector, 0.75, 3);
     direct.push(Number(process.hrtime.bigint() - t0) / 1e6);

@@ -76,3 +76,25 @@ export function zipfCumulative(n: number, s: number): Float64Array {
   }
   return out;
 }
+
+/**
+ * A unit vector of `dims` components from a 32-bit seed (xorshift32): the same seed gives the
+ * same vector. For the small benchmarks that seed their own memories.
+ */
+export function seededUnitVector(seed: number, dims = 384): number[] {
+  let x = seed >>> 0 || 1;
+  const v = Array.from({ length: dims }, () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return ((x >>> 0) / 2 ** 32) * 2 - 1;
+  });
+  const n = Math.hypot(...v);
+  return v.map((c) => c / n);
+}
+
+/** The p-th percentile (nearest rank, p in 0..100) of `values`. */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}

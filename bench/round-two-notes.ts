@@ -34,6 +34,7 @@ DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/ab.js \
 | 3. pino, asynchronous stdout (\`LOG_LEVEL=info\`) | step 2 | step 3 | 0.82 → 0.84 | 0.77 → 0.73 | 467 → 525 |
 | all three | before | after | 1.44 → 0.77 | 1.50 → 0.71 | 254 → 682 |
 | all three, small workspace scopes | before | after | 1.21 → 0.71 | 1.47 → 0.71 | 379 → 597 |
+| 4. /search (hybrid): the lesson check inside the vector statement, BM25 as a named statement | step 3 | step 4 | 4.72 → 3.63 | 4.70 → 3.25 | 61 → 93 |
 
 (6 rounds of 5 s per side after a 15 s warm-up; row 1: 5 rounds after 2 s, the last two
 rows: 4 rounds after 10 s. The runs of a row share their
@@ -113,6 +114,17 @@ What each step did, and what it bought:
    blocked log shipper), where a synchronous write per request stalls the event loop. The
    remaining service CPU is Express, Nest's pipeline and validation: the issue's 0.5 ms of
    service CPU per search/fast is not met (0.7-0.8 ms under this load).
+4. **/search in two prepared statements.** The hybrid search ran three statements: the lesson
+   check, the vector statement and the full-text (BM25) statement, the last one a TypeORM
+   builder planned on every request. The lesson check now rides the vector statement as on
+   search/fast (\`VectorSearch.gatedNearest\` with the gate), and the BM25 statement is rendered
+   once per scope shape (its text does not depend on the words, only its parameters do) and
+   runs named with a generic plan that prunes to one partition (test: three different word
+   sets, one prepared statement, three generic plans). The two statements run together on two
+   connections; a critical lesson drops the full-text rows unread. Row 4 was measured at
+   23:25 UTC with other processes using 1.3-1.4 of the two cores (six rounds of 5 s per side
+   after 10 s of warm-up, \`--route search --target user/small\`): every figure is inflated by
+   that contention, but B was ahead in every one of the six round pairs.
 
 Not done in this round, in order of expected effect:
 - get, list and expand still go through TypeORM builders and custom plans (~0.5 ms planning

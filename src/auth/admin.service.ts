@@ -6,6 +6,7 @@ import type { ApiKeyWire, CreatedApiKeyWire } from '../client/admin-wire-types';
 import { AuditEventsRepository, type AuditEventRecord } from '../database/audit/audit-events.repository';
 import { assertNever, DomainError } from '../common/errors/domain-error';
 import type { AuditQueryDto, CreateApiKeyDto } from './admin.dto';
+import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { mintApiKey } from './api-key-secret';
 import { ApiKeysRepository, type ApiKeyRow } from '../database/api-keys.repository';
 import type { Actor } from './principal';
@@ -46,6 +47,7 @@ export class AdminService {
   constructor(
     private readonly keys: ApiKeysRepository,
     private readonly audit: AuditEventsRepository,
+    private readonly authenticator: ApiKeyAuthenticator,
   ) {}
 
   async createKey(dto: CreateApiKeyDto, actor: Actor): Promise<CreatedApiKeyWire> {
@@ -101,6 +103,9 @@ export class AdminService {
 
   async revokeKey(id: string, actor: Actor): Promise<{ success: true }> {
     if (!(await this.keys.revoke(id, actor))) throw new DomainError('KEY_NOT_FOUND');
+    // This instance forgets it at once; the others refuse it on its next use all the same,
+    // since every route either reads the key row or re-checks it in its statement.
+    this.authenticator.forget(id);
     return { success: true };
   }
 

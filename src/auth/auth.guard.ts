@@ -8,6 +8,7 @@ import { pickEnv } from '../env/app-config';
 import type { AppEnv } from '../env/env.schema';
 import { sameSecret } from './api-key-secret';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
+import { KEY_CHECKED_IN_STATEMENT } from './key-recheck';
 import { presentedCredential } from './credentials';
 import type { AuthenticatedRequest } from './principal';
 import { KeyRateLimiter } from './rate-limiter';
@@ -47,22 +48,30 @@ export class AuthGuard implements CanActivate {
         if (this.env.AUTH_MODE === 'api_key') this.requireAdminToken(req);
         return true;
       case undefined:
-        await this.requireKey(req, http.getResponse<Response>());
+        await this.requireKey(req, http.getResponse<Response>(), this.reflector.get<boolean | undefined>(KEY_CHECKED_IN_STATEMENT, context.getHandler()) === true);
         return true;
       default:
         return assertNever(access);
     }
   }
 
-  private async requireKey(req: AuthenticatedRequest, res: Response): Promise<void> {
+  /**
+   * `inStatement`: the route's statement re-checks the key (KeyCheckedInStatement), so the key
+   * may come from memory; the request carries the KeyRecheck the handler passes down.
+   */
+  private async requireKey(req: AuthenticatedRequest, res: Response, inStatement: boolean): Promise<void> {
     if (this.env.AUTH_MODE === 'off') {
       req.principal = { kind: 'open' };
       return;
     }
     const credential = presentedCredential(req);
     if (credential.kind !== 'token') throw new DomainError('UNAUTHENTICATED');
-    const key = await this.authenticator.authenticate(credential.token);
+    const key = inStatement ? await this.authenticator.authenticateForStatement(credential.token) : await this.authenticator.authenticate(credential.token);
     if (!key) throw new DomainError('UNAUTHENTICATED');
+    if (inStatement) {
+      const keyId = key.principal.keyId;
+      req.keyRecheck = { keyId, revoked: () => this.authenticator.forget(keyId) };
+    }
     if (key.rateLimitPerMinute !== null) {
       const wait = this.limiter.take(key.principal.keyId, key.rateLimitPerMinute);
       if (wait > 0) {

@@ -1,5 +1,7 @@
 import type { Request } from 'express';
 
+import type { KeyRecheck } from './key-recheck';
+
 /**
  * Who is calling, as the authentication guard established it (CONTRACT section 10).
  * - `open`: AUTH_MODE=off; the request's scope parameters are taken as they are.
@@ -32,6 +34,8 @@ export const SYSTEM_ACTOR: Actor = Object.freeze({ keyId: null, requestId: null 
 export interface AuthenticatedRequest extends Request {
   principal?: Principal;
   requestId?: string;
+  /** Set on routes marked KeyCheckedInStatement when a key authenticated the request. */
+  keyRecheck?: KeyRecheck;
 }
 
 /** The principal the guard attached; `open` when no guard ran (only routes outside /v1). */

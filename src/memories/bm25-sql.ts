@@ -63,6 +63,11 @@ export function bm25Statement<T extends ObjectLiteral>(
     GROUP BY h.id ORDER BY text_rank DESC, h.id LIMIT :bm25_k`;
   return {
     sql,
-    parameters: { ...population.getParameters(), ...matches.getParameters(), bm25_tsq: tsQuery, bm25_text: words.join(' '), bm25_k: k },
+    parameters: { ...population.getParameters(), ...matches.getParameters(), ...bm25Parameters(words, k, tsQuery) },
   };
+}
+
+/** The statement's own parameters (its text does not depend on the words, only these values do). */
+export function bm25Parameters(words: readonly string[], k: number, tsQuery = words.join(' | ')): { bm25_tsq: string; bm25_text: string; bm25_k: number } {
+  return { bm25_tsq: tsQuery, bm25_text: words.join(' '), bm25_k: k };
 }

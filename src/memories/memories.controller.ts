@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 
 import { CallerActor } from '../auth/caller.decorator';
 import type { Actor } from '../auth/principal';
+import { CallerKeyRecheck, KeyCheckedInStatement, type KeyRecheck } from '../auth/key-recheck';
 import type { MemoryScope } from '../common/scope/memory-scope';
 import { Scope } from '../common/scope/scope.pipe';
 import { VISIBILITY_MODES_MESSAGE } from '../database/visibility';
@@ -95,8 +96,9 @@ export class MemoriesController {
   })
   @ApiOkResponse({ type: SearchResponseDoc, description: 'The best visible memories, with the lesson check.' })
   @ApiErrors({ 400: SEARCH_ERRORS, body: true, embeds: true })
-  searchHybrid(@Scope() scope: MemoryScope, @Body() dto: SearchDto): Promise<SearchResponse> {
-    return this.search.search(scope, dto);
+  @KeyCheckedInStatement()
+  searchHybrid(@Scope() scope: MemoryScope, @Body() dto: SearchDto, @CallerKeyRecheck() recheck: KeyRecheck | null): Promise<SearchResponse> {
+    return this.search.search(scope, dto, recheck);
   }
 
   @Post('search/fast')
@@ -104,8 +106,9 @@ export class MemoriesController {
   @ApiOperation({ summary: 'Vector search', description: 'Vector retrieval only, ranked by similarity; same request and response as /search.' })
   @ApiOkResponse({ type: SearchResponseDoc, description: 'The most similar visible memories, with the lesson check.' })
   @ApiErrors({ 400: SEARCH_ERRORS, body: true, embeds: true })
-  searchFast(@Scope() scope: MemoryScope, @Body() dto: SearchDto): Promise<SearchResponse> {
-    return this.search.searchFast(scope, dto);
+  @KeyCheckedInStatement()
+  searchFast(@Scope() scope: MemoryScope, @Body() dto: SearchDto, @CallerKeyRecheck() recheck: KeyRecheck | null): Promise<SearchResponse> {
+    return this.search.searchFast(scope, dto, recheck);
   }
 
   @Post('expand')

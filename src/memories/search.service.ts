@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
+import type { KeyRecheck } from '../auth/key-recheck';
 import { toTimestamp } from '../common/validation/timestamp';
 import { scopeToWire, type MemoryScope } from '../common/scope/memory-scope';
 import { EmbeddingService } from '../embeddings/embedding.service';
@@ -50,58 +51,46 @@ export class SearchService {
     return { sourceSite: dto.source_site, namespaces, asOf: dto.as_of ? toTimestamp(dto.as_of) : undefined };
   }
 
-  /** Hybrid search: vector and full-text candidates fused by reciprocal rank, then re-scored. */
-  async search(scope: MemoryScope, dto: SearchDto): Promise<SearchResponse> {
-    return this.guarded(scope, dto, async (queryVector, limit) => {
-      const filters = this.filtersFor(dto);
-      const k = Math.max(MIN_CANDIDATES, limit * CANDIDATE_FACTOR);
-      const words = searchableWords(dto.query);
-      const [vector, text] = await Promise.all([
-        this.repository.nearestVisible(scope, queryVector, k, filters),
-        words.length > 0 ? this.repository.textMatches(scope, words, queryVector, k, filters) : Promise.resolve([]),
-      ]);
-      const now = dto.reference_time ? toTimestamp(dto.reference_time) : new Date();
-      return fuseAndRescore(vector, text, now, dto.query)
-        .slice(0, limit)
-        .map((r) => toSearchHit(r.memory, r.similarity, r.score));
-    });
+  /**
+   * Hybrid search: vector and full-text candidates fused by reciprocal rank, then re-scored.
+   * Two statements, run together on two connections, each prepared once per shape: the vector
+   * side carries the lesson check (and the key re-check, `recheck`) like search/fast; the
+   * full-text side is BM25 over the visible rows. When the check matches a critical lesson,
+   * the full-text rows are dropped unread and the answer is the block alone.
+   */
+  async search(scope: MemoryScope, dto: SearchDto, recheck: KeyRecheck | null = null): Promise<SearchResponse> {
+    const queryVector = await this.embeddings.embedQuery(dto.query);
+    const limit = this.limitFor(dto);
+    const filters = this.filtersFor(dto);
+    const k = Math.max(MIN_CANDIDATES, limit * CANDIDATE_FACTOR);
+    const words = searchableWords(dto.query);
+    const texts = words.length > 0 ? this.repository.textMatches(scope, words, queryVector, k, filters) : Promise.resolve([]);
+    // Handled at once: if the vector side fails first (a revoked key, a dropped connection),
+    // this promise's own failure must not go unhandled while nobody awaits it.
+    texts.catch(() => undefined);
+    const found = await this.repository.gatedNearest(scope, queryVector, k, filters, this.lessons.gate(), 'read', recheck);
+    const check = found.lessons === null ? null : this.lessons.summarize(found.lessons as LessonMatch[]);
+    if (check && !check.safe) return this.answer(scope, check, []);
+    const now = dto.reference_time ? toTimestamp(dto.reference_time) : new Date();
+    const hits = fuseAndRescore(found.rows, await texts, now, dto.query)
+      .slice(0, limit)
+      .map((r) => toSearchHit(r.memory, r.similarity, r.score));
+    return this.answer(scope, check, hits);
   }
 
   /**
    * Vector retrieval only, with the lesson check in the same statement (one round trip on
    * scopes within the exact limit): when it matches a `critical` lesson the statement
-   * returns no memory, so none is read, cited or counted as accessed.
+   * returns no memory, so none is read, cited or counted as accessed. With an API key taken
+   * from memory (`recheck`), the same statement checks that the key is still unrevoked.
    */
-  async searchFast(scope: MemoryScope, dto: SearchDto): Promise<SearchResponse> {
+  async searchFast(scope: MemoryScope, dto: SearchDto, recheck: KeyRecheck | null = null): Promise<SearchResponse> {
     const queryVector = await this.embeddings.embedQuery(dto.query);
     const gate = this.lessons.gate();
-    const found = await this.repository.gatedNearest(scope, queryVector, this.limitFor(dto), this.filtersFor(dto), gate);
+    const found = await this.repository.gatedNearest(scope, queryVector, this.limitFor(dto), this.filtersFor(dto), gate, 'read', recheck);
     const check = found.lessons === null ? null : this.lessons.summarize(found.lessons as LessonMatch[]);
     const hits = found.rows.map((row) => toSearchHit(row.memory, 1 - row.distance, 1 - row.distance));
     return this.answer(scope, check, hits);
-  }
-
-  /**
-   * One embedding per search, shared by the lesson check and retrieval. The check and
-   * retrieval start together (on PostgreSQL they run on two connections, so the check adds
-   * almost nothing to latency); when the check matches a `critical` lesson the search fails
-   * closed: the retrieved rows are dropped unread, so no memory, citation or access record
-   * leaves the service, and the block says why.
-   */
-  private async guarded(
-    scope: MemoryScope,
-    dto: SearchDto,
-    retrieve: (queryVector: number[], limit: number) => Promise<SearchHit[]>,
-  ): Promise<SearchResponse> {
-    const queryVector = await this.embeddings.embedQuery(dto.query);
-    const checking = this.lessons.check(scope.userId, queryVector);
-    const retrieving = retrieve(queryVector, this.limitFor(dto));
-    // Both promises get a handler now: if retrieval fails while the check is still running
-    // (a dropped connection, a bad filter), its rejection must not be "unhandled" for even
-    // one tick. Awaiting it below still throws the error to the caller.
-    retrieving.catch(() => undefined);
-    const check = await checking;
-    return this.answer(scope, check, check && !check.safe ? [] : await retrieving);
   }
 
   /** The response, with the lesson block when there was a check; a failed check answers no hits. */

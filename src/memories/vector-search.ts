@@ -1,14 +1,16 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type { SelectQueryBuilder } from 'typeorm';
+import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 
+import type { KeyRecheck } from '../auth/key-recheck';
+import { DomainError } from '../common/errors/domain-error';
 import type { MemoryScope } from '../common/scope/memory-scope';
 import { MemoryAccess } from '../database/access/memory-access';
 import type { LessonGate, LessonHit, SearchStatementResult } from '../database/access/search-statement';
 import { toVectorLiteral } from '../database/vector';
 import { scopeParameters, scopeShapeKey, type AccessPurpose } from '../database/visibility';
 import type { AppEnv } from '../env/env.schema';
-import { bm25Statement } from './bm25-sql';
+import { bm25Parameters, bm25Statement } from './bm25-sql';
 import type { MemoryEntity } from './memory.entity';
 
 export interface SearchFilters {
@@ -109,6 +111,8 @@ export class VectorSearch {
    * nearestVisible with the lesson check in the same statement (`gate`, null for none):
    * a search is one round trip on scopes within the exact limit. When a critical lesson
    * matches, the statement returns no memory (`blocked`) and nothing else runs.
+   * `recheck`: the API key the guard took from memory; the first statement re-checks that it
+   * is unrevoked and, if it is not, nothing is returned and the request is answered 401.
    */
   async gatedNearest(
     scope: MemoryScope,
@@ -117,21 +121,25 @@ export class VectorSearch {
     filters: SearchFilters,
     gate: LessonGate | null,
     purpose: SearchPurpose = 'read',
+    recheck: KeyRecheck | null = null,
   ): Promise<GatedRows> {
     const q = toVectorLiteral(embedding);
     const key = scopeKey(scope, filters, purpose);
+    // Only the first statement re-checks the key: it runs before anything is returned.
+    let liveKeyId = recheck?.keyId ?? null;
     let lessons: LessonHit[] | null = null;
     if (!this.largeScopes.has(key)) {
-      const exact = await this.exactStatement(scope, q, k, filters, purpose, gate, this.tuning.exactScopeLimit);
+      const exact = refuseRevoked(await this.exactStatement(scope, q, k, filters, purpose, gate, liveKeyId, this.tuning.exactScopeLimit), recheck);
       if (exact.blocked || exact.candidateRows <= this.tuning.exactScopeLimit) return { lessons: exact.lessons, rows: exact.rows };
       this.largeScopes.add(key);
       lessons = exact.lessons;
       gate = null;
+      liveKeyId = null;
     }
-    const approximate = await this.indexedStatement(scope, q, k, filters, purpose, gate);
+    const approximate = refuseRevoked(await this.indexedStatement(scope, q, k, filters, purpose, gate, liveKeyId), recheck);
     lessons ??= approximate.lessons;
     if (approximate.blocked || approximate.rows.length >= k) return { lessons, rows: approximate.rows };
-    return { lessons, rows: (await this.exactStatement(scope, q, k, filters, purpose, null)).rows };
+    return { lessons, rows: (await this.exactStatement(scope, q, k, filters, purpose, null, null)).rows };
   }
 
   /**
@@ -148,7 +156,7 @@ export class VectorSearch {
     purpose: SearchPurpose = 'read',
     bound?: number,
   ): Promise<ScoredRow[] | null> {
-    const result = await this.exactStatement(scope, q, k, filters, purpose, null, bound);
+    const result = await this.exactStatement(scope, q, k, filters, purpose, null, null, bound);
     if (bound !== undefined && result.candidateRows > bound) return null;
     return result.rows;
   }
@@ -160,25 +168,19 @@ export class VectorSearch {
     filters: SearchFilters,
     purpose: SearchPurpose,
     gate: LessonGate | null,
+    liveKeyId: string | null,
     bound?: number,
   ): Promise<SearchStatementResult> {
-    const key = `exact|${scopeShapeKey(scope, purpose)}|${filterShape(scope, filters)}|${bound !== undefined}|${gate !== null}`;
+    const key = `exact|${scopeShapeKey(scope, purpose)}|${filterShape(scope, filters)}|${bound !== undefined}|${gate !== null}|${liveKeyId !== null}`;
     const shape = this.access.searchShape(key, () => {
       const candidates = this.access
         .memories(scope, purpose, 'v')
         .select('v.id', 'id')
         .addSelect('cosine_distance(v.embedding, CAST(:q AS vector))', 'distance');
       applyFilters(candidates, 'v', scope, filters);
-      return { candidates, gated: gate !== null, candidateLimit: bound !== undefined };
+      return { candidates, gated: gate !== null, candidateLimit: bound !== undefined, keyChecked: liveKeyId !== null };
     });
-    return this.access.search(shape, {
-      ...scopeParameters(scope),
-      ...filterParameters(scope, filters),
-      ...gateParameters(gate),
-      q,
-      k,
-      candidateLimit: bound === undefined ? undefined : bound + 1,
-    });
+    return this.access.search(shape, statementValues(scope, filters, gate, liveKeyId, { q, k, candidateLimit: bound === undefined ? undefined : bound + 1 }));
   }
 
   /**
@@ -197,7 +199,7 @@ export class VectorSearch {
    * 167 ms search: jit = off.
    */
   async indexedNearest(scope: MemoryScope, q: string, k: number, filters: SearchFilters = {}, purpose: SearchPurpose = 'read'): Promise<ScoredRow[]> {
-    return (await this.indexedStatement(scope, q, k, filters, purpose, null)).rows;
+    return (await this.indexedStatement(scope, q, k, filters, purpose, null, null)).rows;
   }
 
   private async indexedStatement(
@@ -207,6 +209,7 @@ export class VectorSearch {
     filters: SearchFilters,
     purpose: SearchPurpose,
     gate: LessonGate | null,
+    liveKeyId: string | null,
   ): Promise<SearchStatementResult> {
     const settings = {
       'hnsw.iterative_scan': 'relaxed_order',
@@ -215,7 +218,7 @@ export class VectorSearch {
       enable_sort: 'off',
       jit: 'off',
     };
-    const key = `hnsw|${scopeShapeKey(scope, purpose)}|${filterShape(scope, filters)}|${gate !== null}`;
+    const key = `hnsw|${scopeShapeKey(scope, purpose)}|${filterShape(scope, filters)}|${gate !== null}|${liveKeyId !== null}`;
     const shape = this.access.searchShape(key, () => {
       const candidates = this.access
         .memories(scope, purpose, 'v')
@@ -226,16 +229,9 @@ export class VectorSearch {
       // `distance + 0` (the candidates come in *relaxed* order, and ordered by plain
       // `distance` the planner would take them for sorted and read only the first k).
       candidates.orderBy('distance', 'ASC');
-      return { candidates, gated: gate !== null, candidateLimit: true };
+      return { candidates, gated: gate !== null, candidateLimit: true, keyChecked: liveKeyId !== null };
     });
-    const values = {
-      ...scopeParameters(scope),
-      ...filterParameters(scope, filters),
-      ...gateParameters(gate),
-      q,
-      k,
-      candidateLimit: hnswOverFetch(k),
-    };
+    const values = statementValues(scope, filters, gate, liveKeyId, { q, k, candidateLimit: hnswOverFetch(k) });
     return this.access.transaction((tx) => tx.search(shape, values), settings);
   }
 
@@ -250,18 +246,20 @@ export class VectorSearch {
     k: number,
     filters: SearchFilters = {},
   ): Promise<ScoredRow[]> {
-    const matches = this.access.memories(scope, 'read', 't');
-    const population = this.access.memories(scope, 'read', 'p');
-    applyFilters(matches, 't', scope, filters);
-    applyFilters(population, 'p', scope, filters);
-    const bm25 = bm25Statement(matches, population, words, words.join(' | '), k);
-    const { entities, raw } = await this.access
-      .memoriesByCandidates(bm25.sql, { ...bm25.parameters, q: toVectorLiteral(embedding) }, ['text_rank'])
-      .addSelect('m.embedding <=> CAST(:q AS vector)', 'distance')
-      .orderBy('c.text_rank', 'DESC')
-      .addOrderBy('m.id', 'ASC')
-      .getRawAndEntities<{ m_id: string; distance: string; text_rank: string }>();
-    return withDistances(entities, raw);
+    const shape = this.access.textShape(`text|${scopeShapeKey(scope, 'read')}|${filterShape(scope, filters)}`, () => {
+      const matches = this.access.memories(scope, 'read', 't');
+      const population = this.access.memories(scope, 'read', 'p');
+      applyFilters(matches, 't', scope, filters);
+      applyFilters(population, 'p', scope, filters);
+      const bm25 = bm25Statement(matches, population, words, words.join(' | '), k);
+      return { bm25: bm25.sql, parameters: bm25.parameters };
+    });
+    return this.access.textSearch(shape, {
+      ...scopeParameters(scope),
+      ...filterParameters(scope, filters),
+      ...bm25Parameters(words, k),
+      q: toVectorLiteral(embedding),
+    });
   }
 }
 
@@ -298,23 +296,30 @@ function filterShape(scope: MemoryScope, filters: SearchFilters): string {
   return ['f_sourceSite', 'f_namespaces', 'f_asOf'].map((name) => (name in params ? '1' : '0')).join('');
 }
 
+/** A statement that found the request's key revoked: forget the key here and answer 401. */
+function refuseRevoked(result: SearchStatementResult, recheck: KeyRecheck | null): SearchStatementResult {
+  if (!result.keyRevoked) return result;
+  recheck?.revoked();
+  throw new DomainError('UNAUTHENTICATED');
+}
+
+/** The named values of a search statement: the scope's, the filters', the gate's, the key's, and the plan's own. */
+function statementValues(
+  scope: MemoryScope,
+  filters: SearchFilters,
+  gate: LessonGate | null,
+  liveKeyId: string | null,
+  plan: { q: string; k: number; candidateLimit: number | undefined },
+): ObjectLiteral {
+  return { ...scopeParameters(scope), ...filterParameters(scope, filters), ...gateParameters(gate), ...plan, liveKeyId: liveKeyId ?? undefined };
+}
+
 function gateParameters(gate: LessonGate | null): { lessonMaxDistance?: number; lessonLimit?: number } {
   return gate ? { lessonMaxDistance: gate.maxDistance, lessonLimit: gate.limit } : {};
 }
 
 function scopeKey(scope: MemoryScope, filters: SearchFilters, purpose: SearchPurpose): string {
   return JSON.stringify([scope, purpose, filters.sourceSite ?? null, filters.namespaces ?? null, filters.asOf?.toISOString() ?? null]);
-}
-
-/** Entities with the distance (and text rank, when selected) of their raw row. */
-function withDistances(entities: MemoryEntity[], raw: { m_id: string; distance: string; text_rank?: string }[]): ScoredRow[] {
-  const byId = new Map(raw.map((r) => [r.m_id, r]));
-  return entities.map((memory) => {
-    const row = byId.get(memory.id) as (typeof raw)[number];
-    return row.text_rank === undefined
-      ? { memory, distance: Number(row.distance) }
-      : { memory, distance: Number(row.distance), textRank: Number(row.text_rank) };
-  });
 }
 
 /** A bounded set of keys that are forgotten after `ttlMs` (oldest dropped first when full). */

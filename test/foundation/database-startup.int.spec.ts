@@ -36,7 +36,8 @@ describe('startup checks', () => {
       await embedded.close();
       await rm(dir, { recursive: true, force: true });
     }
-  });
+    // A fresh data directory runs initdb in WebAssembly: seconds alone, minutes on a busy machine.
+  }, 240_000);
 
   it('explains when pgvector is available but cannot be created', async () => {
     const calls: string[] = [];

@@ -13,41 +13,49 @@ import { startServiceProcess, type ServiceProcess } from './service-process';
  * and it must follow the database within a second. The instances poll the config version
  * only once a minute here: within the bound, only the NOTIFY can have carried a change.
  *
- * Key revocation across instances (CONTRACT section 10) belongs here once API keys exist:
- * a key revoked through one instance must be refused by the others on the next request.
+ * With API keys (AUTH_MODE=api_key, two more processes): a key revoked through one instance
+ * is refused by the other on the next request, search/fast included, where that instance takes
+ * the key from its memory and the search statement itself re-checks the row.
  */
 const CONFIG_PROPAGATION_BOUND_MS = 1000;
 
+/** Atrium processes named `names` on one fresh test database, and how to stop them all. */
+async function startFleet(names: string[], extraEnv: Record<string, string>): Promise<{ instances: ServiceProcess[]; stop(): Promise<void> }> {
+  if (!process.env.DATABASE_URL) {
+    throw new Error('the multi-instance test needs PostgreSQL: set DATABASE_URL (and DATABASE_DIRECT_URL behind PgBouncer)');
+  }
+  const db: TestDatabase = await createTestDatabase();
+  const build = await buildService();
+  const instances: ServiceProcess[] = [];
+  const stop = async () => {
+    await Promise.allSettled(instances.map((instance) => instance.stop()));
+    await build.remove();
+    await db.drop();
+  };
+  try {
+    const env = { ...db.env, EMBEDDING_PROVIDER: 'hash', LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '4', ...extraEnv };
+    // One at a time: the first applies nothing new (the template is migrated), the others
+    // would wait on its migration lock anyway.
+    for (const name of names) instances.push(await startServiceProcess(name, build.main, env));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { instances, stop };
+}
+
 describe('three Atrium processes on one database', () => {
-  let db: TestDatabase;
-  let build: Awaited<ReturnType<typeof buildService>>;
+  let fleet: Awaited<ReturnType<typeof startFleet>> | undefined;
   let instances: ServiceProcess[] = [];
   const at = (i: number): ServiceProcess => instances[i % instances.length];
 
   beforeAll(async () => {
-    if (!process.env.DATABASE_URL) {
-      throw new Error('the multi-instance test needs PostgreSQL: set DATABASE_URL (and DATABASE_DIRECT_URL behind PgBouncer)');
-    }
-    db = await createTestDatabase();
-    build = await buildService();
-    const env = {
-      ...db.env,
-      EMBEDDING_PROVIDER: 'hash',
-      LOG_LEVEL: 'warn',
-      CORE_RUNTIME_CONFIG_MUTATION_ENABLED: 'true',
-      RUNTIME_CONFIG_POLL_MS: '60000',
-      DATABASE_POOL_SIZE: '4',
-    };
-    // One at a time: the first applies nothing new (the template is migrated), the others
-    // would wait on its migration lock anyway.
-    for (const name of ['a', 'b', 'c']) instances.push(await startServiceProcess(name, build.main, env));
+    fleet = await startFleet(['a', 'b', 'c'], { CORE_RUNTIME_CONFIG_MUTATION_ENABLED: 'true', RUNTIME_CONFIG_POLL_MS: '60000' });
+    instances = fleet.instances;
   }, 180_000);
 
   afterAll(async () => {
-    await Promise.allSettled(instances.map((instance) => instance.stop()));
-    instances = [];
-    await build?.remove();
-    await db?.drop();
+    await fleet?.stop();
   }, 60_000);
 
   it('shows a memory written through one instance on the others at the next read', async () => {
@@ -129,6 +137,42 @@ describe('three Atrium processes on one database', () => {
     for (const instance of instances) {
       const found = await instance.http().post('/v1/memories/search/fast').send({ user_id: user, query: 'Alpha deploys', limit: 10 }).expect(200);
       expect(found.body.count).toBe(1);
+    }
+  });
+});
+
+describe('API keys across two Atrium processes (AUTH_MODE=api_key)', () => {
+  const ADMIN_TOKEN = 'multi-instance-admin-token-0123456789abcdef';
+  let fleet: Awaited<ReturnType<typeof startFleet>> | undefined;
+
+  beforeAll(async () => {
+    fleet = await startFleet(['keys-a', 'keys-b'], { AUTH_MODE: 'api_key', ATRIUM_ADMIN_TOKEN: ADMIN_TOKEN });
+  }, 180_000);
+
+  afterAll(async () => {
+    await fleet?.stop();
+  }, 60_000);
+
+  it('refuses a key revoked through one instance on the other at the next request, search/fast included', async () => {
+    const [a, b] = (fleet as NonNullable<typeof fleet>).instances;
+    const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
+    const minted = await a
+      .http()
+      .post('/v1/admin/keys')
+      .set(admin)
+      .send({ role: 'agent', user_id: newUser('keys'), workspace_id: newId(), agent_id: newId() })
+      .expect(201);
+    const auth = { Authorization: `Bearer ${minted.body.key as string}` };
+    await b.http().post('/v1/memories/ingest/quick').set(auth).send({ source_site: 'ops', conversation: 'The vault rotates its keys monthly', skip_extraction: true }).expect(200);
+    for (let i = 0; i < 3; i++) {
+      const found = await b.http().post('/v1/memories/search/fast').set(auth).send({ query: 'vault keys' }).expect(200);
+      expect(found.body.count).toBe(1);
+    }
+    await a.http().delete(`/v1/admin/keys/${minted.body.id as string}`).set(admin).expect(200);
+    for (const instance of [b, a]) {
+      const refused = await instance.http().post('/v1/memories/search/fast').set(auth).send({ query: 'vault keys' });
+      expect({ status: refused.status, body: refused.body }).toEqual({ status: 401, body: { error: 'invalid or missing API key' } });
+      await instance.http().get('/v1/memories/list').set(auth).expect(401);
     }
   });
 });

@@ -151,4 +151,39 @@ describe('named search statements', () => {
       await pool.end();
     }
   });
+
+  it("prepares /search's full-text side once too: one generic plan for any words, pruned to one partition", async () => {
+    const pool = openStatementPool(t.dataSource, { max: 1 });
+    try {
+      const search = VectorSearch.withTuning(new MemoryAccess(t.dataSource, undefined, { statementPool: pool }), DEFAULT_VECTOR_SEARCH_TUNING);
+      const userId = newUser();
+      for (const text of ['the kiln fires on Fridays', 'glaze the bowls before the kiln']) {
+        await t.http().post('/v1/memories/ingest/quick').send({ user_id: userId, source_site: 'tests', skip_extraction: true, conversation: text });
+      }
+      const vector = new Array<number>(384).fill(0).map((_, i) => Math.sin(i));
+      const found = [];
+      for (const words of [['kiln'], ['glaze', 'bowls'], ['fridays', 'kiln']]) found.push((await search.textMatches({ kind: 'user', userId }, words, vector, 10)).length);
+      expect(found).toEqual([2, 1, 2]);
+
+      const prepared = await pool.query<{ name: string; generic_plans: string; custom_plans: string }>(
+        "SELECT name, generic_plans, custom_plans FROM pg_prepared_statements WHERE name LIKE 'atrium_%' AND statement LIKE '%text_rank%'",
+      );
+      expect(prepared.rows).toHaveLength(1);
+      expect(Number(prepared.rows[0].generic_plans)).toBe(3);
+      expect(Number(prepared.rows[0].custom_plans)).toBe(0);
+      const client = await pool.connect();
+      try {
+        const plan = await client.query<{ 'QUERY PLAN': string }>(
+          // $1 q, $2 user, $3 tsquery, $4 words, $5 k: the order in which the text names them
+          `EXPLAIN (COSTS OFF) EXECUTE ${prepared.rows[0].name}(${[toVectorLiteral(vector), userId, 'kiln', 'kiln', 10].map((v) => client.escapeLiteral(String(v))).join(', ')})`,
+        );
+        const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
+        expect(text).toMatch(/Subplans Removed: 15/);
+      } finally {
+        client.release();
+      }
+    } finally {
+      await pool.end();
+    }
+  });
 });

@@ -18,9 +18,10 @@ describe('NOTIFY through the embedded database socket server', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'atrium-notify-'));
     embedded = await startEmbeddedPostgres({ dataDir: dir, withVector: false });
-  });
+    // A fresh data directory runs initdb in WebAssembly: seconds alone, minutes on a busy machine.
+  }, 240_000);
   afterAll(async () => {
-    await embedded.close();
+    await embedded?.close();
     await rm(dir, { recursive: true, force: true });
   });
 

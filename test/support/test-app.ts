@@ -50,7 +50,19 @@ function watchJsonResponses(app: NestExpressApplication): { use(validator: Respo
  * an undocumented status or a body that does not match its schema fails `close()`.
  */
 export async function createTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
-  const db = await createTestDatabase();
+  return startTestApp(await createTestDatabase(), true, overrides);
+}
+
+/**
+ * A second instance of the application on another test app's database (two services, one
+ * database, as in a scaled-out deployment). Its close() leaves the database to its owner.
+ * (Not on the embedded database: PGlite belongs to one process.)
+ */
+export async function createSecondInstance(first: TestApp, overrides: Record<string, string> = {}): Promise<TestApp> {
+  return startTestApp(first.db, false, overrides);
+}
+
+async function startTestApp(db: TestDatabase, ownsDatabase: boolean, overrides: Record<string, string>): Promise<TestApp> {
   const env = loadEnv({
     ...process.env,
     LOG_LEVEL: 'silent',
@@ -69,7 +81,7 @@ export async function createTestApp(overrides: Record<string, string> = {}): Pro
     watcher.use(validator);
   } catch (error) {
     documentCache = undefined;
-    await db.drop();
+    if (ownsDatabase) await db.drop();
     throw error;
   }
   const server = app.getHttpServer();
@@ -82,7 +94,7 @@ export async function createTestApp(overrides: Record<string, string> = {}): Pro
     openApiViolations: () => validator.violations,
     async close() {
       await app.close();
-      await db.drop();
+      if (ownsDatabase) await db.drop();
       const summary = validator.summary();
       if (summary) throw new Error(summary);
     },

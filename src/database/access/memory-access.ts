@@ -12,7 +12,7 @@ import { EpisodeEntity } from '../../memories/episode.entity';
 import { MemoryEntity } from '../../memories/memory.entity';
 import { applyMemoryScope, scopeParameters, scopeShapeKey, type AccessPurpose } from '../visibility';
 import { RECORD_SELECT, toRecordRow, type MemoryRecordRow } from './record-statement';
-import { searchStatementSql, toSearchResult, type SearchStatementResult } from './search-statement';
+import { searchStatementSql, textStatementSql, toSearchResult, toTextRows, type SearchStatementResult, type TextStatementRow } from './search-statement';
 import { bindShape, renderShape, ShapeCache, type StatementShape } from './statement-shape';
 
 export type NewMemory = Omit<MemoryEntity, 'deletedAt' | 'expiredAt' | 'supersededBy'>;
@@ -99,39 +99,28 @@ export class MemoryAccess {
   }
 
   /**
-   * Full rows of the candidates a ranking subquery picked (`c`: id plus `columns`), for plans
-   * that rank in a subquery. `subquery` must wrap a builder from `memories()`, whose
-   * parameters (`parameters`, with the visibility predicate's vis_userId) come along; the
-   * join names the user again so that a single partition is read.
-   */
-  memoriesByCandidates(subquery: string, parameters: ObjectLiteral, columns: string[]): SelectQueryBuilder<MemoryEntity> {
-    if (typeof parameters.vis_userId !== 'string') throw new Error('memoriesByCandidates: the subquery is not scoped');
-    const qb = this.manager
-      .getRepository(MemoryEntity)
-      .createQueryBuilder('m')
-      .innerJoin(`(${subquery})`, 'c', 'c.id = m.id AND m.user_id = :vis_userId');
-    for (const column of columns) qb.addSelect(`c.${column}`, column);
-    return qb.setParameters(parameters);
-  }
-
-  /**
    * A vector search statement, rendered once per `key` (searchStatementSql: lesson check,
    * scoped candidates and top k in one statement). `render` builds the candidates from
    * `memories()` (selecting `id` and `distance`); it runs only the first time a key is seen,
    * so the key must name everything the text depends on (visibility.scopeShapeKey, the
-   * filters present, the plan). Parameters besides the builder's: q, k, candidateLimit
-   * (when limited), lessonMaxDistance and lessonLimit (when gated).
+   * filters present, the plan, the key check). Parameters besides the builder's: q, k,
+   * candidateLimit (when limited), lessonMaxDistance and lessonLimit (when gated), liveKeyId
+   * (when keyChecked).
    */
-  searchShape(key: string, render: () => { candidates: SelectQueryBuilder<MemoryEntity>; gated: boolean; candidateLimit: boolean }): StatementShape {
+  searchShape(
+    key: string,
+    render: () => { candidates: SelectQueryBuilder<MemoryEntity>; gated: boolean; candidateLimit: boolean; keyChecked: boolean },
+  ): StatementShape {
     return SHAPES.get(key, () => {
-      const { candidates, gated, candidateLimit } = render();
+      const { candidates, gated, candidateLimit, keyChecked } = render();
       const parameters = candidates.getParameters();
       if (typeof parameters.vis_userId !== 'string') throw new Error('searchShape: the candidates are not scoped');
       const names = [...Object.keys(parameters), 'q', 'k'];
       if (candidateLimit) names.push('candidateLimit');
       if (gated) names.push('lessonMaxDistance', 'lessonLimit');
+      if (keyChecked) names.push('liveKeyId');
       const driver = this.manager.connection.driver as PostgresDriver;
-      return renderShape(searchStatementSql(candidates.getQuery(), gated, candidateLimit), names, (sql, params) =>
+      return renderShape(searchStatementSql(candidates.getQuery(), gated, candidateLimit, keyChecked), names, (sql, params) =>
         driver.escapeQueryWithParameters(sql, params) as [string, unknown[]],
       );
     });
@@ -139,9 +128,8 @@ export class MemoryAccess {
 
   /**
    * Memory records (the row and its access counts, joined from memory_access_counts) that
-   * `scope` may read for `purpose`,
-   * rendered once per shape and run like search shapes (`run`: named and generic-planned with
-   * the statement pool, unnamed without). `narrow` adds the statement's own conditions and
+   * `scope` may read for `purpose`, rendered once per shape and run like search shapes
+   * (`run`: named and generic-planned with the statement pool, unnamed without). `narrow` adds the statement's own conditions and
    * order to the scoped builder, with named parameters and no values (it runs only the first
    * time `key` is seen, so `key` must name every condition it adds); their values come in
    * `values`. `page` appends LIMIT and OFFSET as parameters, so one shape serves every page.
@@ -174,6 +162,27 @@ export class MemoryAccess {
     });
     const rows = await this.run<Parameters<typeof toRecordRow>[0]>(shape, bindShape(shape, { ...scopeParameters(scope), ...values, ...page }));
     return rows.map(toRecordRow);
+  }
+
+  /**
+   * The full-text side of a hybrid search (textStatementSql), rendered once per `key` like
+   * searchShape. `render` returns the BM25 statement built from two `memories()` builders and
+   * its parameters (names only matter; values come with each run, plus `q`).
+   */
+  textShape(key: string, render: () => { bm25: string; parameters: ObjectLiteral }): StatementShape {
+    return SHAPES.get(key, () => {
+      const { bm25, parameters } = render();
+      if (typeof parameters.vis_userId !== 'string') throw new Error('textShape: the candidates are not scoped');
+      const driver = this.manager.connection.driver as PostgresDriver;
+      return renderShape(textStatementSql(bm25), [...Object.keys(parameters), 'q'], (sql, params) =>
+        driver.escapeQueryWithParameters(sql, params) as [string, unknown[]],
+      );
+    });
+  }
+
+  /** Runs a text shape with named values. */
+  async textSearch(shape: StatementShape, values: ObjectLiteral): Promise<TextStatementRow[]> {
+    return toTextRows(await this.run(shape, bindShape(shape, values)));
   }
 
   /** Runs a search shape with named values (scopeParameters, the filters, q, k, ...). */

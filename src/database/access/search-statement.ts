@@ -16,6 +16,8 @@ export interface LessonGate {
 }
 
 export interface SearchStatementResult {
+  /** True when the statement re-checked an API key and found it revoked: it returned nothing. */
+  keyRevoked: boolean;
   /** Null when the statement had no lesson gate. */
   lessons: LessonHit[] | null;
   /** True when a critical lesson matched: the statement returned no memory. */
@@ -55,11 +57,23 @@ const MEMORY_COLUMNS = [
  *   `critical` (fail closed: PostgreSQL skips the scan on that one-time condition);
  * - the answer: one row per hit with the lessons as JSON in every row, or a single row with
  *   NULL memory columns when there is no hit, so the lessons always come back.
+ * - `live_key`, when `keyChecked`: whether the API key that authenticated the request
+ *   (`liveKeyId`, taken from the instance's memory by the guard) is still unrevoked and
+ *   unexpired (the guard checked the expiry it remembers; the row decides too); when it
+ *   is not, `top` is empty and `key_live` comes back false, so a revocation made on any
+ *   instance applies to the very next search here without a separate lookup.
  * Ordering by `distance + 0`: see VectorSearch.indexedNearest (the relaxed-order HNSW
  * candidates must really be sorted); the exact plan sorts either way.
  */
-export function searchStatementSql(candidates: string, gated: boolean, candidateLimit: boolean): string {
+export function searchStatementSql(candidates: string, gated: boolean, candidateLimit: boolean, keyChecked = false): string {
   const limited = candidateLimit ? `${candidates} LIMIT :candidateLimit` : candidates;
+  const liveKey = keyChecked
+    ? `live_key AS (
+    SELECT EXISTS (
+      SELECT 1 FROM api_keys
+       WHERE id = CAST(:liveKeyId AS uuid) AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())) AS ok),
+  `
+    : '';
   const lessons = gated
     ? `lesson_hits AS (
     SELECT l.id, l.lesson_type, l.pattern, l.severity, 1 - (l.embedding <=> CAST(:q AS vector)) AS similarity
@@ -69,15 +83,20 @@ export function searchStatementSql(candidates: string, gated: boolean, candidate
      LIMIT :lessonLimit),
   `
     : '';
-  const open = gated ? `WHERE NOT EXISTS (SELECT 1 FROM lesson_hits WHERE severity = 'critical')` : '';
+  const conditions = [
+    ...(gated ? [`NOT EXISTS (SELECT 1 FROM lesson_hits WHERE severity = 'critical')`] : []),
+    ...(keyChecked ? ['(SELECT ok FROM live_key)'] : []),
+  ];
+  const open = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
+  const keyColumn = keyChecked ? '(SELECT ok FROM live_key)' : 'NULL::boolean';
   const lessonColumn = gated ? `(SELECT COALESCE(json_agg(h ORDER BY h.similarity DESC, h.id), '[]') FROM lesson_hits h)` : 'NULL::json';
-  return `WITH ${lessons}top AS (
+  return `WITH ${liveKey}${lessons}top AS (
     SELECT c.id, c.distance, count(*) OVER () AS candidate_rows
       FROM (${limited}) c
      ${open}
      ORDER BY c.distance + 0, c.id
      LIMIT :k)
-SELECT ${lessonColumn} AS lessons, r.*
+SELECT ${keyColumn} AS key_live, ${lessonColumn} AS lessons, r.*
   FROM (SELECT 1) one
   LEFT JOIN (
     SELECT ${MEMORY_COLUMNS.map((c) => `m.${c}`).join(', ')}, top.distance AS distance, top.candidate_rows AS candidate_rows
@@ -85,13 +104,35 @@ SELECT ${lessonColumn} AS lessons, r.*
  ORDER BY r.distance, r.id`;
 }
 
-type Row = { lessons: LessonHit[] | null; distance: number | null; candidate_rows: string | null } & Record<(typeof MEMORY_COLUMNS)[number], unknown>;
+/**
+ * The full-text side of a hybrid search as one statement: `bm25` (bm25-sql.ts over two scoped
+ * builders, selecting `id` and `text_rank`, best first, at most k) joined back to the rows,
+ * with each row's vector distance to the query. Rendered once per shape by MemoryAccess.
+ */
+export function textStatementSql(bm25: string): string {
+  return `SELECT ${MEMORY_COLUMNS.map((c) => `m.${c}`).join(', ')}, c.text_rank AS text_rank, m.embedding <=> CAST(:q AS vector) AS distance
+  FROM (${bm25}) c JOIN memories m ON m.id = c.id AND m.user_id = :vis_userId
+ ORDER BY c.text_rank DESC, m.id`;
+}
+
+export interface TextStatementRow {
+  memory: MemoryEntity;
+  distance: number;
+  textRank: number;
+}
+
+export function toTextRows(rows: (Row & { text_rank: number })[]): TextStatementRow[] {
+  return rows.map((r) => ({ memory: toMemory(r), distance: Number(r.distance), textRank: Number(r.text_rank) }));
+}
+
+type Row = { key_live: boolean | null; lessons: LessonHit[] | null; distance: number | null; candidate_rows: string | null } & Record<(typeof MEMORY_COLUMNS)[number], unknown>;
 
 export function toSearchResult(rows: Row[]): SearchStatementResult {
   const lessons = rows[0]?.lessons ?? null;
   const hits = lessons?.map((l) => ({ ...l, similarity: Number(l.similarity) })) ?? null;
   const found = rows.filter((r) => r.id !== null);
   return {
+    keyRevoked: rows[0]?.key_live === false,
     lessons: hits,
     blocked: hits?.some((l) => l.severity === 'critical') ?? false,
     rows: found.map((r) => ({ memory: toMemory(r), distance: Number(r.distance) })),
