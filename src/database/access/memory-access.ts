@@ -129,10 +129,11 @@ export class MemoryAccess {
   /**
    * Memory records (the row and its access counts, joined from memory_access_counts) that
    * `scope` may read for `purpose`, rendered once per shape and run like search shapes
-   * (`run`: named and generic-planned with the statement pool, unnamed without). `narrow` adds the statement's own conditions and
-   * order to the scoped builder, with named parameters and no values (it runs only the first
-   * time `key` is seen, so `key` must name every condition it adds); their values come in
-   * `values`. `page` appends LIMIT and OFFSET as parameters, so one shape serves every page.
+   * (`run`: named and generic-planned with the statement pool, unnamed without). `narrow`
+   * adds the statement's own conditions and order to the scoped builder, with named
+   * parameters and no values (it runs only the first time `key` is seen, so `key` must name
+   * every condition it adds); their values come in `values`. `page` appends LIMIT and OFFSET
+   * as parameters, so one shape serves every page.
    */
   async records(
     scope: MemoryScope,
