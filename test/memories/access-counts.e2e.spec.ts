@@ -64,8 +64,9 @@ describe('memory access counts', () => {
     const patched = await t.http().patch(`/v1/memories/${id}`).send({ ...ownerScope, visibility: 'agent_only' });
     expect(patched.status).toBe(200);
     expect(patched.body.access_count).toBe(2);
-    const expanded = await t.http().post('/v1/memories/expand').send({ ...ownerScope, memory_ids: [id] });
+    // list first: it records no access, while expand records one after it answers
     const listed = await t.http().get('/v1/memories/list').query({ ...ownerScope, limit: 100 });
+    const expanded = await t.http().post('/v1/memories/expand').send({ ...ownerScope, memory_ids: [id] });
     expect(expanded.body.memories[0].access_count).toBe(2);
     expect(listed.body.memories.find((m: { id: string }) => m.id === id).access_count).toBe(2);
   });
