@@ -7,7 +7,10 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/ab.js \
  *     --reuse atrium_bench_... --scale 0.02 --a /path/to/old/dist/src/main.js --b dist/src/main.js \
  *     --route search/fast --target user/small --connections 4 --duration 5 --rounds 5 \
- *     [--warmup 10] [--env-a NAME=value,...] [--env-b NAME=value,...]
+ *     [--warmup 10] [--env-a NAME=value,...] [--env-b NAME=value,...] [--flags-a "--cpu-prof ..."] [--flags-b ...]
+ *
+ * `--route` takes a comma list (e.g. `search/fast,search`): each round runs every route on
+ * both sides. The end prints each side's medians per route and its peak RSS (VmHWM).
  */
 import { resolve } from 'node:path';
 
@@ -26,7 +29,9 @@ interface AbOptions {
   b: string;
   envA: Record<string, string>;
   envB: Record<string, string>;
-  route: Route;
+  flagsA: string[];
+  flagsB: string[];
+  routes: Route[];
   target: string;
   connections: number;
   duration: number;
@@ -44,7 +49,9 @@ function parse(argv: string[]): AbOptions {
     b: resolve(__dirname, '..', 'src', 'main.js'),
     envA: {},
     envB: {},
-    route: 'search/fast',
+    flagsA: [],
+    flagsB: [],
+    routes: ['search/fast'],
     target: 'user/small',
     connections: 4,
     duration: 5,
@@ -63,9 +70,13 @@ function parse(argv: string[]): AbOptions {
       case '--b': o.b = resolve(v); break;
       case '--env-a': o.envA = env(v); break;
       case '--env-b': o.envB = env(v); break;
+      case '--flags-a': o.flagsA = v.split(/\s+/).filter(Boolean); break;
+      case '--flags-b': o.flagsB = v.split(/\s+/).filter(Boolean); break;
       case '--route':
-        if (!(ROUTES as readonly string[]).includes(v)) throw new Error(`--route: one of ${ROUTES.join(', ')}`);
-        o.route = v as Route;
+        o.routes = v.split(',').map((route) => {
+          if (!(ROUTES as readonly string[]).includes(route)) throw new Error(`--route: one or more of ${ROUTES.join(', ')}`);
+          return route as Route;
+        });
         break;
       case '--target': o.target = v; break;
       case '--connections': o.connections = Number(v); break;
@@ -91,41 +102,53 @@ async function main(): Promise<void> {
   const plan = planCorpus(o.scale, o.seed, o.minLargest);
   const db = await createBenchDatabase('postgres', process.env.DATABASE_URL, 384, o.reuse);
   const { dataSource } = await db.open();
+  // Rows earlier ingest runs added would grow the callers' scopes from run to run.
+  await dataSource.query("DELETE FROM memories WHERE source_site = 'bench.load'");
+  await dataSource.query("DELETE FROM episodes WHERE source_site = 'bench.load'");
+  await dataSource.query('VACUUM ANALYZE memories');
   const target = (await loadTargets(dataSource, plan)).find((t) => `${t.scope}/${t.size}` === o.target);
   await db.closeConnections();
   if (!target) throw new Error(`no target ${o.target}`);
   const database = o.reuse;
   const sides = [
-    { label: 'A', main: o.a, env: o.envA, runs: [] as LoadResult[] },
-    { label: 'B', main: o.b, env: o.envB, runs: [] as LoadResult[] },
+    { label: 'A', main: o.a, env: o.envA, flags: o.flagsA, runs: [] as LoadResult[], peakMb: NaN },
+    { label: 'B', main: o.b, env: o.envB, flags: o.flagsB, runs: [] as LoadResult[], peakMb: NaN },
   ];
   const servers = [];
-  for (const side of sides) servers.push(await startServer({ ...db.serviceEnv, ...side.env }, side.main));
+  for (const side of sides) servers.push(await startServer({ ...db.serviceEnv, ...side.env }, side.main, side.flags));
   try {
-    for (const i of sides.keys()) await warmUp(servers[i], o.route, target, plan.vocabulary, o.warmup, database);
+    for (const i of sides.keys()) for (const route of o.routes) await warmUp(servers[i], route, target, plan.vocabulary, o.warmup, database);
     for (let round = 0; round < o.rounds; round++) {
-      for (const [i, side] of (round % 2 ? [...sides.entries()].reverse() : [...sides.entries()])) {
-        const r = await runLoad(servers[i], o.route, target, plan.vocabulary, o.connections, o.duration, 7 + round, database);
-        side.runs.push(r);
-        console.log(
-          `${side.label} round ${round + 1}: ${r.rps.toFixed(0)} req/s p50 ${r.p50.toFixed(2)} p95 ${r.p95.toFixed(2)} ms; ` +
-            `CPU/req service ${r.serverCpuMs.toFixed(2)} db ${r.databaseCpuMs.toFixed(2)} ms; other load ${r.otherCores.toFixed(2)} cores; errors ${r.errors + r.non2xx}`,
-        );
+      for (const route of o.routes) {
+        for (const [i, side] of (round % 2 ? [...sides.entries()].reverse() : [...sides.entries()])) {
+          const r = await runLoad(servers[i], route, target, plan.vocabulary, o.connections, o.duration, 7 + round, database);
+          side.runs.push(r);
+          console.log(
+            `${side.label} round ${round + 1} ${route}: ${r.rps.toFixed(0)} req/s p50 ${r.p50.toFixed(2)} p95 ${r.p95.toFixed(2)} p99 ${r.p99.toFixed(2)} ms; ` +
+              `CPU/req service ${r.serverCpuMs.toFixed(2)} db ${r.databaseCpuMs.toFixed(2)} ms; other load ${r.otherCores.toFixed(2)} cores; errors ${r.errors + r.non2xx}; ` +
+              `RSS ${servers[i].memory().rssMb.toFixed(0)} MB, peak ${servers[i].memory().peakMb.toFixed(0)} MB`,
+          );
+        }
       }
     }
+    for (const [i, side] of sides.entries()) side.peakMb = servers[i].memory().peakMb;
   } finally {
     for (const s of servers) await s.stop();
   }
   const callers = target.callers.map((c: Caller) => c.visibleRows);
-  console.log(`\n${o.route} ${o.target} (${callers.length} callers, ${Math.min(...callers)}-${Math.max(...callers)} visible rows), ${o.connections} connections, ${o.rounds} x ${o.duration} s per side, medians:`);
-  for (const side of sides) {
-    const m = (f: (r: LoadResult) => number) => median(side.runs.map(f));
-    console.log(
-      `${side.label} (${side.main}${Object.keys(side.env).length ? ' ' + JSON.stringify(side.env) : ''}): ` +
-        `${m((r) => r.rps).toFixed(0)} req/s, p50 ${m((r) => r.p50).toFixed(2)} ms, p95 ${m((r) => r.p95).toFixed(2)} ms, ` +
-        `CPU/req service ${m((r) => r.serverCpuMs).toFixed(3)} ms, database ${m((r) => r.databaseCpuMs).toFixed(3)} ms, other load ${m((r) => r.otherCores).toFixed(2)} cores, errors ${side.runs.reduce((n, r) => n + r.errors + r.non2xx, 0)}`,
-    );
+  for (const route of o.routes) {
+    console.log(`\n${route} ${o.target} (${callers.length} callers, ${Math.min(...callers)}-${Math.max(...callers)} visible rows), ${o.connections} connections, ${o.rounds} x ${o.duration} s per side, medians:`);
+    for (const side of sides) {
+      const runs = side.runs.filter((r) => r.route === route);
+      const m = (f: (r: LoadResult) => number) => median(runs.map(f));
+      console.log(
+        `${side.label} (${side.main}${Object.keys(side.env).length ? ' ' + JSON.stringify(side.env) : ''}): ` +
+          `${m((r) => r.rps).toFixed(0)} req/s, p50 ${m((r) => r.p50).toFixed(2)} ms, p95 ${m((r) => r.p95).toFixed(2)} ms, p99 ${m((r) => r.p99).toFixed(2)} ms, ` +
+          `CPU/req service ${m((r) => r.serverCpuMs).toFixed(3)} ms, database ${m((r) => r.databaseCpuMs).toFixed(3)} ms, other load ${m((r) => r.otherCores).toFixed(2)} cores, errors ${runs.reduce((n, r) => n + r.errors + r.non2xx, 0)}`,
+      );
+    }
   }
+  for (const side of sides) console.log(`${side.label}: peak RSS (VmHWM) ${side.peakMb.toFixed(0)} MB`);
 }
 
 main().catch((error: unknown) => {

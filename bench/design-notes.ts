@@ -211,7 +211,8 @@ defaults: 128 MB shared_buffers), the service and autocannon on the same two cor
 - **Server RSS** peaks at ~350 MB under load (~150 MB idle): V8 lets the heap grow while
   memory is plentiful. Capping the old generation bounds it: measured under 30 s of
   search/fast and search at 32 connections, 270 MB peak with Node's defaults and 189 MB with
-  \`NODE_OPTIONS=--max-old-space-size=128\`, at the same throughput. docker/Dockerfile sets 192.
+  \`NODE_OPTIONS=--max-old-space-size=128\`, at the same throughput. Since then \`npm start\` and
+  the Docker image bound it by default (\`ATRIUM_MAX_OLD_SPACE_MB\`, 192; "Round two, continued").
 - **Embedded database:** PGlite runs PostgreSQL as WebAssembly inside the service process,
   on its one thread, over one connection: every query and the service's own work share one
   core, and the RSS includes the database (~590 MB). Recall is 1.000 at its scale. It is for

@@ -295,7 +295,7 @@ export function renderReport(machine: Machine, runs: DatabaseRun[]): string {
         ['load average before / after', `${machine.loadBefore.map(f1).join(' ')} / ${machine.loadAfter.map(f1).join(' ')}`],
         ['embedding dimensions', String(machine.dims)],
         ['seconds per load run', String(machine.duration)],
-        ['service NODE_OPTIONS', machine.serverNodeOptions || '(none)'],
+        ['service node flags', machine.serverNodeOptions || '(none)'],
         ...runs.map((r) => [r.kind === 'postgres' ? 'PostgreSQL' : 'embedded', r.description]),
       ],
     ),

@@ -129,6 +129,9 @@ function runLessonBenchmark(kind: DatabaseKind, ci: boolean): Promise<string[]> 
   });
 }
 
+/** How the last service was started (node flags), for the report's machine table. */
+let serverFlags = '';
+
 async function benchDatabase(kind: DatabaseKind, options: BenchOptions): Promise<DatabaseRun | null> {
   const started = performance.now();
   const scale = kind === 'postgres' ? options.scale : options.embeddedScale;
@@ -229,6 +232,7 @@ async function benchDatabase(kind: DatabaseKind, options: BenchOptions): Promise
       ...(options.serverNodeOptions ? { NODE_OPTIONS: options.serverNodeOptions } : {}),
     });
     const idleRssMb = server.memory().rssMb;
+    serverFlags = [...server.nodeFlags, ...(options.serverNodeOptions ? [`NODE_OPTIONS=${options.serverNodeOptions}`] : [])].join(' ');
     const database = db.serviceEnv.DATABASE_URL ? new URL(db.serviceEnv.DATABASE_URL).pathname.slice(1) : undefined;
     const recall: RecallResult[] = [];
     const load: LoadResult[] = [];
@@ -348,7 +352,7 @@ async function main(): Promise<void> {
     command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),
     dims: options.dims,
     duration: options.duration,
-    serverNodeOptions: options.serverNodeOptions,
+    serverNodeOptions: serverFlags,
   };
   await writeFile(SAVED_RESULTS, JSON.stringify({ machine, runs }));
   if (options.out) await writeReport(options.out, machine, runs);

@@ -10,9 +10,13 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
+import { DEFAULT_MAX_OLD_SPACE_MB } from '../src/env/heap-limit';
+
 export interface RunningServer {
   url: string;
   pid: number;
+  /** The node flags the service was started with (as `npm start` does). */
+  nodeFlags: string[];
   /** Resident set size now and its peak since start (VmHWM), in MB. */
   memory(): { rssMb: number; peakMb: number };
   stop(): Promise<void>;
@@ -38,15 +42,35 @@ function statusKb(pid: number, field: string): number {
   }
 }
 
-/** `main`: the service's entry point (default: this build's dist/src/main.js; bench/ab.ts compares two builds). */
-export async function startServer(env: Record<string, string>, main = resolve(__dirname, '..', 'src', 'main.js')): Promise<RunningServer> {
+/**
+ * The flags `npm start` gives node: the old-generation bound of ATRIUM_MAX_OLD_SPACE_MB
+ * (src/env/heap-limit.ts), unless NODE_OPTIONS already sets one (a command-line flag would
+ * override it).
+ */
+function nodeFlags(env: Record<string, string>): string[] {
+  if (/--max[-_]old[-_]space[-_]size=/.test(env.NODE_OPTIONS ?? '')) return [];
+  return [`--max-old-space-size=${env.ATRIUM_MAX_OLD_SPACE_MB || DEFAULT_MAX_OLD_SPACE_MB}`];
+}
+
+/**
+ * `main`: the service's entry point (default: this build's dist/src/main.js; bench/ab.ts
+ * compares two builds). Started the way `npm start` starts it, heap bound included;
+ * `ATRIUM_MAX_OLD_SPACE_MB` in `env` changes the bound (e.g. 4096 for V8's default here).
+ * `extraFlags`: more node flags, e.g. `--cpu-prof` (which NODE_OPTIONS does not accept).
+ */
+export async function startServer(
+  env: Record<string, string>,
+  main = resolve(__dirname, '..', 'src', 'main.js'),
+  extraFlags: readonly string[] = [],
+): Promise<RunningServer> {
   const port = await freePort();
   // A scratch working directory: main.ts reads ./.env, which must not leak into the benchmark.
   const cwd = await mkdtemp(join(tmpdir(), 'atrium-bench-cwd-'));
   const childEnv: Record<string, string> = {};
   for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[name]) childEnv[name] = process.env[name] as string;
   Object.assign(childEnv, { HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'error', EMBEDDING_PROVIDER: 'hash' }, env);
-  const child: ChildProcess = spawn(process.execPath, [main], { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const flags = [...nodeFlags(childEnv), ...extraFlags];
+  const child: ChildProcess = spawn(process.execPath, [...flags, main], { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4000);
@@ -75,6 +99,7 @@ export async function startServer(env: Record<string, string>, main = resolve(__
   return {
     url,
     pid,
+    nodeFlags: flags,
     memory: () => ({ rssMb: statusKb(pid, 'VmRSS') / 1024, peakMb: statusKb(pid, 'VmHWM') / 1024 }),
     async stop() {
       if (child.exitCode === null) {

@@ -2,12 +2,14 @@ import 'reflect-metadata';
 
 import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { getHeapStatistics } from 'node:v8';
 
 import { createApp } from './bootstrap';
 import { httpDrainFor } from './common/http/http-server';
 import { JsonLogger } from './common/logging/json-logger';
 import { DatabaseStartupError } from './database/pgvector';
 import { EnvValidationError, loadEnv, type AppEnv } from './env/env.schema';
+import { heapLimitWarning, oldSpaceLimitMb } from './env/heap-limit';
 import { MetricsService } from './metrics/metrics.service';
 import { installProcessFaultPolicy } from './process-faults';
 
@@ -29,6 +31,9 @@ async function main(): Promise<void> {
   }
 
   const logger = new JsonLogger(env.LOG_LEVEL);
+  const heapSizeLimit = getHeapStatistics().heap_size_limit;
+  const heapWarning = heapLimitWarning(env.ATRIUM_MAX_OLD_SPACE_MB, heapSizeLimit);
+  if (heapWarning) logger.warn(heapWarning, 'Memory');
   let app;
   try {
     app = await createApp(env, logger);
@@ -54,7 +59,7 @@ async function main(): Promise<void> {
   }
   const address = (app.getHttpServer() as Server).address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
-  logger.log({ msg: 'Atrium listening', port, database: env.DATABASE_URL ? 'postgres' : 'embedded' });
+  logger.log({ msg: 'Atrium listening', port, database: env.DATABASE_URL ? 'postgres' : 'embedded', old_space_limit_mb: oldSpaceLimitMb(heapSizeLimit) });
 }
 
 /**

@@ -4,6 +4,8 @@
  * (a unit test keeps the two in step). Nothing else in the code reads `process.env`.
  */
 
+import { DEFAULT_MAX_OLD_SPACE_MB } from './heap-limit';
+
 type Parser<T> = (raw: string, name: string) => T;
 
 interface VarSpec<T> {
@@ -121,6 +123,12 @@ const adminToken: Parser<string> = (raw, name) => {
 export const ENV_SCHEMA = {
   PORT: { description: 'HTTP port', default: 3050, parse: int(0, 65535) },
   HOST: { description: 'Interface to listen on', default: '0.0.0.0', parse: str },
+  ATRIUM_MAX_OLD_SPACE_MB: {
+    description:
+      'V8 old-generation limit in MB that `npm start` and the Docker image pass to node (--max-old-space-size); read from the shell environment when node starts, so a value in .env is too late',
+    default: DEFAULT_MAX_OLD_SPACE_MB,
+    parse: int(96, 65536),
+  },
   DATABASE_URL: {
     description: 'PostgreSQL (with pgvector >= 0.8) connection URL; unset = embedded PGlite in DATA_DIR',
     parse: postgresUrl,

@@ -118,16 +118,6 @@ export class LessonsService {
   }
 
   /**
-   * Compare a query's embedding (the one the search itself uses) with the user's active
-   * lessons. Null while lessons are off, so the response carries no block at all.
-   */
-  async check(userId: string, queryEmbedding: readonly number[]): Promise<LessonCheck | null> {
-    if (!this.enabled) return null;
-    const threshold = this.settings.current().lessonSimilarityThreshold;
-    return this.summarize(await this.repository.matchActive(userId, queryEmbedding, threshold, LESSON_MATCH_LIMIT));
-  }
-
-  /**
    * The check as part of a search statement (search/fast runs it in the statement that
    * retrieves): the largest cosine distance that matches and how many matches count. Null
    * while lessons are off.

@@ -6,7 +6,7 @@ import type { MemoryScope } from '../common/scope/memory-scope';
 import { MetricsService } from '../metrics/metrics.service';
 import { SettingsService } from '../settings/settings.service';
 import { assessInput, factIsBlocked, type GateFinding, type InputAssessment } from './classifier/assess-input';
-import { judgeText, shippedModel } from './classifier/write-gate-model';
+import { factJudgement, judgeText, shippedModel } from './classifier/write-gate-model';
 import { injectionLesson, trustLesson, type WriteContext } from './lesson-patterns';
 import type { NewLesson } from './lesson.types';
 import { LessonsService } from './lessons.service';
@@ -56,7 +56,8 @@ export class WriteGateService {
     const inputFindings: GateFinding[] = [...input.findings];
     const verdicts = facts.map((fact): GateVerdict => {
       if (factIsBlocked(input, fact)) return { accepted: false, reason: 'injection', trustScore: 0 };
-      const judged = judgeText(fact);
+      // A verbatim fact (skip_extraction) is the input the assessment already judged whole.
+      const judged = fact === input.whole.text ? factJudgement(input.whole) : judgeText(fact);
       if (judged.blocked) {
         // One lesson per input: a blocked input's lesson takes this fact's findings too.
         if (input.blocked) inputFindings.push(...judged.findings.filter((f) => !inputFindings.some((known) => known.ruleId === f.ruleId && f.source === 'rule')));

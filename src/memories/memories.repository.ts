@@ -150,22 +150,20 @@ export class MemoriesRepository {
     await this.access.insertEpisode(episode);
   }
 
-  /** New rows and one `memory.stored` event each, in one transaction. */
+  /** New rows and one `memory.stored` event each, in one statement (both or neither). */
   async insertMemories(rows: NewMemory[], actor: Actor): Promise<void> {
     if (rows.length === 0) return;
-    await this.access.transaction(async (tx) => {
-      await tx.insertMemories(rows);
-      await tx.audit(
-        actor,
-        ...rows.map((row) => ({
-          action: 'memory.stored' as const,
-          userId: row.userId,
-          workspaceId: row.workspaceId,
-          agentId: row.agentId,
-          targetId: row.id,
-          detail: { visibility: row.visibility, memory_type: row.memoryType, episode_id: row.episodeId },
-        })),
-      );
-    });
+    await this.access.insertMemoriesAudited(
+      rows,
+      actor,
+      rows.map((row) => ({
+        action: 'memory.stored' as const,
+        userId: row.userId,
+        workspaceId: row.workspaceId,
+        agentId: row.agentId,
+        targetId: row.id,
+        detail: { visibility: row.visibility, memory_type: row.memoryType, episode_id: row.episodeId },
+      })),
+    );
   }
 }

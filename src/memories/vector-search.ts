@@ -10,6 +10,7 @@ import type { LessonGate, LessonHit, SearchStatementResult } from '../database/a
 import { toVectorLiteral } from '../database/vector';
 import { scopeParameters, scopeShapeKey, type AccessPurpose } from '../database/visibility';
 import type { AppEnv } from '../env/env.schema';
+import { ExpiringSet } from '../common/expiring-set';
 import { bm25Parameters, bm25Statement } from './bm25-sql';
 import type { MemoryEntity } from './memory.entity';
 
@@ -322,26 +323,3 @@ function scopeKey(scope: MemoryScope, filters: SearchFilters, purpose: SearchPur
   return JSON.stringify([scope, purpose, filters.sourceSite ?? null, filters.namespaces ?? null, filters.asOf?.toISOString() ?? null]);
 }
 
-/** A bounded set of keys that are forgotten after `ttlMs` (oldest dropped first when full). */
-class ExpiringSet {
-  private readonly expiry = new Map<string, number>();
-
-  constructor(
-    private readonly ttlMs: number,
-    private readonly maxEntries: number,
-  ) {}
-
-  has(key: string): boolean {
-    const until = this.expiry.get(key);
-    if (until === undefined) return false;
-    if (until > Date.now()) return true;
-    this.expiry.delete(key);
-    return false;
-  }
-
-  add(key: string): void {
-    this.expiry.delete(key);
-    if (this.expiry.size >= this.maxEntries) this.expiry.delete(this.expiry.keys().next().value as string);
-    this.expiry.set(key, Date.now() + this.ttlMs);
-  }
-}

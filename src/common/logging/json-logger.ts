@@ -1,6 +1,15 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { type DestinationStream, type Logger } from 'pino';
 
+/**
+ * At most this many bytes of log lines wait in memory for a slow stdout (a blocked pipe, a
+ * stalled log shipper); lines beyond are dropped and counted on stderr, instead of the buffer
+ * growing with every request until the process runs out of memory.
+ */
+export const STDOUT_BUFFER_LIMIT_BYTES = 16 * 2 ** 20;
+/** How often a run of dropped lines is reported (the first drop is reported at once). */
+const DROP_REPORT_INTERVAL_MS = 60_000;
+
 export type LogLevelName = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 type EntryLevel = Exclude<LogLevelName, 'silent'>;
 
@@ -74,6 +83,37 @@ export class JsonLogger implements LoggerService {
 /** One asynchronous stdout per process (pino flushes it synchronously on exit). */
 let sharedStdout: DestinationStream | undefined;
 function asyncStdout(): DestinationStream {
-  sharedStdout ??= pino.destination({ fd: 1, sync: false });
+  sharedStdout ??= boundedAsyncDestination(1, STDOUT_BUFFER_LIMIT_BYTES, reportDroppedLines);
   return sharedStdout;
+}
+
+/**
+ * An asynchronous destination on `fd` that holds at most `maxBytes` of unwritten lines;
+ * `onDrop(n)` hears of each line dropped beyond that (n = lines dropped so far).
+ */
+export function boundedAsyncDestination(fd: number, maxBytes: number, onDrop: (dropped: number) => void): DestinationStream & NodeJS.EventEmitter {
+  const destination = pino.destination({ fd, sync: false, maxLength: maxBytes });
+  let dropped = 0;
+  destination.on('drop', () => onDrop(++dropped));
+  return destination;
+}
+
+let droppedLines = 0;
+let reportedLines = 0;
+let dropReport: NodeJS.Timeout | null = null;
+/** A line on stderr at the first drop of a run, then at most one a minute while drops go on. */
+function reportDroppedLines(dropped: number): void {
+  droppedLines = dropped;
+  if (dropReport) return;
+  const report = () => {
+    const fields = { level: 'warn', time: new Date().toISOString(), context: 'Logger', msg: 'stdout is not keeping up: log lines dropped', dropped: droppedLines - reportedLines };
+    process.stderr.write(`${JSON.stringify(fields)}\n`);
+    reportedLines = droppedLines;
+  };
+  report();
+  dropReport = setTimeout(() => {
+    dropReport = null;
+    if (droppedLines > reportedLines) report();
+  }, DROP_REPORT_INTERVAL_MS);
+  dropReport.unref();
 }

@@ -6,7 +6,7 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 
 import type { Actor } from '../../auth/principal';
 import type { MemoryScope, WorkspaceScope } from '../../common/scope/memory-scope';
-import { appendAuditEvents, type AuditEvent } from '../audit/audit-log';
+import { appendAuditEvents, auditInsert, type AuditEvent } from '../audit/audit-log';
 import { LessonEntity } from '../../lessons/lesson.entity';
 import { EpisodeEntity } from '../../memories/episode.entity';
 import { MemoryEntity } from '../../memories/memory.entity';
@@ -259,6 +259,26 @@ export class MemoryAccess {
       .into(MemoryEntity)
       .values(rows as QueryDeepPartialEntity<MemoryEntity>[])
       .execute();
+  }
+
+  /**
+   * New rows and their audit events in one statement: the rows' INSERT and the events' INSERT
+   * as data-modifying CTEs, which commit or fail together like the two statements of a
+   * transaction, without its BEGIN and COMMIT round trips. Inside `transaction(fn)` it is one
+   * more statement of that transaction.
+   */
+  async insertMemoriesAudited(rows: NewMemory[], actor: Actor, events: readonly AuditEvent[]): Promise<void> {
+    if (rows.length === 0) return;
+    const [insertSql, insertParameters] = this.manager
+      .createQueryBuilder()
+      .insert()
+      .into(MemoryEntity)
+      .values(rows as QueryDeepPartialEntity<MemoryEntity>[])
+      .updateEntity(false)
+      .getQueryAndParameters();
+    if (events.length === 0) return void (await this.manager.query(insertSql, insertParameters));
+    const audit = auditInsert(actor, events, insertParameters.length);
+    await this.manager.query(`WITH stored AS (${insertSql}), audited AS (${audit.sql}) SELECT 1`, [...insertParameters, ...audit.parameters]);
   }
 
   /**

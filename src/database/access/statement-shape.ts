@@ -49,15 +49,25 @@ export function bindShape(shape: StatementShape, values: ObjectLiteral): unknown
   });
 }
 
-/** Shapes by key, rendered on first use. Bounded: the number of shapes is small and fixed. */
+/** Most shapes a ShapeCache holds (reached, it starts over; a process uses a few dozen). */
+export const SHAPE_CACHE_LIMIT = 1000;
+
+/**
+ * Shapes by key, rendered on first use. The keys name shapes, not values, so a process sees a
+ * small fixed number of them; the limit is a backstop should a key ever carry request data.
+ */
 export class ShapeCache {
   private readonly shapes = new Map<string, StatementShape>();
+
+  get size(): number {
+    return this.shapes.size;
+  }
 
   get(key: string, render: () => StatementShape): StatementShape {
     let shape = this.shapes.get(key);
     if (!shape) {
       shape = render();
-      if (this.shapes.size >= 1000) this.shapes.clear();
+      if (this.shapes.size >= SHAPE_CACHE_LIMIT) this.shapes.clear();
       this.shapes.set(key, shape);
     }
     return shape;

@@ -53,12 +53,23 @@ export async function appendAuditEvent(manager: EntityManager, actor: Actor, eve
 /** Several events of one transaction (an ingest that stores many rows) in one statement. */
 export async function appendAuditEvents(manager: EntityManager, actor: Actor, events: readonly AuditEvent[]): Promise<void> {
   if (events.length === 0) return;
+  const { sql, parameters } = auditInsert(actor, events, 0);
+  await manager.query(sql, parameters);
+}
+
+/**
+ * The INSERT of `events` with its parameters numbered from `$${offset + 1}`, for a statement
+ * that writes the change and its events together (a data-modifying CTE beside the change's
+ * own INSERT: one statement commits or fails as a whole). `events` must not be empty.
+ */
+export function auditInsert(actor: Actor, events: readonly AuditEvent[], offset: number): { sql: string; parameters: unknown[] } {
+  if (events.length === 0) throw new Error('auditInsert: no events');
   const values: string[] = [];
-  const params: unknown[] = [];
+  const parameters: unknown[] = [];
   for (const event of events) {
-    const n = params.length;
+    const n = offset + parameters.length;
     values.push(`($${n + 1}, $${n + 2}, $${n + 3}, $${n + 4}, $${n + 5}, $${n + 6}, $${n + 7}, $${n + 8}, CAST($${n + 9} AS jsonb))`);
-    params.push(
+    parameters.push(
       randomUUID(),
       event.action,
       event.userId,
@@ -70,10 +81,10 @@ export async function appendAuditEvents(manager: EntityManager, actor: Actor, ev
       JSON.stringify(event.detail ?? {}),
     );
   }
-  await manager.query(
-    `INSERT INTO audit_events (id, action, user_id, workspace_id, agent_id, key_id, target_id, request_id, detail) VALUES ${values.join(', ')}`,
-    params,
-  );
+  return {
+    sql: `INSERT INTO audit_events (id, action, user_id, workspace_id, agent_id, key_id, target_id, request_id, detail) VALUES ${values.join(', ')}`,
+    parameters,
+  };
 }
 
 /** The tenant columns of an event from a memory scope's ids. */

@@ -27,9 +27,14 @@ export interface InputAssessment {
   findings: GateFinding[];
   /** Block findings of the whole input, the number lesson severity counts (CONTRACT section 6). */
   blockFindings: number;
+  /**
+   * The whole input through the rules and the classifier (the same computation as judging it
+   * as a fact), so that a fact that is the input verbatim (skip_extraction) is not judged twice.
+   */
+  whole: { text: string } & Judged;
 }
 
-interface Judged {
+export interface Judged {
   sanitized: SanitizerResult;
   score: number;
 }
@@ -74,7 +79,8 @@ export function assessInput(text: string, model: GateModel): InputAssessment {
   const pieces = inputSegments(text);
   const judgeOne = text.length > LONG_INPUT_CHARS ? judgeLightly : judge;
   const judged = pieces.map((piece) => judgeOne(piece, model));
-  const whole = pieces.length === 1 && judgeOne === judge ? judged[0] : judge(text, model);
+  const wholeIsPiece = pieces.length === 1 && judgeOne === judge;
+  const whole = wholeIsPiece ? judged[0] : judge(text, model);
 
   const segments: SegmentVerdict[] = pieces.map((piece, i) => ({
     text: piece,
@@ -103,6 +109,7 @@ export function assessInput(text: string, model: GateModel): InputAssessment {
     segments,
     findings,
     blockFindings: findings.filter(isBlock).length,
+    whole: { text: wholeIsPiece ? pieces[0] : text, ...whole },
   };
 }
 

@@ -1,6 +1,6 @@
 import type { SanitizerResult } from '../sanitizer/sanitizer.types';
 import { sanitizeInput } from '../sanitizer/sanitize-input';
-import { CLASSIFIER_RULE_ID, type GateFinding } from './assess-input';
+import { CLASSIFIER_RULE_ID, type GateFinding, type Judged } from './assess-input';
 import { classifierScore, loadModel, type GateModel, type StoredGateModel } from './gate-model';
 import stored from './gate-model.json';
 
@@ -21,7 +21,11 @@ export interface FactJudgement {
 /** One text (an extracted fact) through the rules and the classifier. */
 export function judgeText(text: string, gate: GateModel = shippedModel()): FactJudgement {
   const sanitized = sanitizeInput(text);
-  const score = classifierScore(gate, sanitized);
+  return factJudgement({ sanitized, score: classifierScore(gate, sanitized) }, gate);
+}
+
+/** The judgement of a text from its sanitizer result and classifier score (judgeText's last step). */
+export function factJudgement({ sanitized, score }: Judged, gate: GateModel = shippedModel()): FactJudgement {
   const findings: GateFinding[] = sanitized.findings.map((finding) => ({ ...finding, source: 'rule' as const }));
   const flagged = score >= gate.threshold;
   if (flagged && !sanitized.blocked) {
