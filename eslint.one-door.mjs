@@ -1,11 +1,11 @@
 // The one-door rules (STYLE.md rule 13): outside src/database/, nothing reaches the tenant
-// tables (memories, episodes, memory_visibility_grants, lessons) except through MemoryAccess.
+// tables (memories, episodes, memory_visibility_grants, memory_access_counts, lessons) except through MemoryAccess.
 // test/architecture/one-door.check.spec.ts runs these rules on the tree and on rogue snippets.
 
 const TENANT_ENTITY = '/^(MemoryEntity|EpisodeEntity|VisibilityGrantEntity|LessonEntity)$/';
 // SQL that names a tenant table after FROM / INTO / UPDATE / JOIN (upper-case keywords, as
 // the project writes SQL; prose that mentions "memories" does not match).
-const TENANT_SQL = '/\\b(FROM|INTO|UPDATE|JOIN)\\s+"?(memories|episodes|memory_visibility_grants|lessons)\\b/';
+const TENANT_SQL = '/\\b(FROM|INTO|UPDATE|JOIN)\\s+"?(memories|episodes|memory_visibility_grants|memory_access_counts|lessons)\\b/';
 
 export const ONE_DOOR_MESSAGE = 'Tenant tables are reached only through MemoryAccess (src/database/access).';
 

@@ -129,6 +129,9 @@ returned. Two problems showed under load:
 - full heap pages: neither column is indexed, so PostgreSQL can update in place (HOT) if the
   page has room; at fillfactor 100 only 11% of the updates were HOT, the rest inserted a new
   entry into every index, HNSW included. Fillfactor 85 (migration 1763700003000): 99.7% HOT.
+- the counts no longer live in \`memories\` at all (migration 1763700150000): the same
+  rounds upsert \`memory_access_counts\`, keyed by user and memory, and reads join it, so a read
+  no longer writes a memory row ("Round two, record reads" below).
 
 **Grants in the visibility predicate.** The \`restricted\` branch's EXISTS is usually run by
 PostgreSQL as a hashed subplan that first collects the grants it could match, once per query.

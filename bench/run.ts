@@ -81,8 +81,9 @@ async function capturePlans(ds: DataSource, search: VectorSearch, repository: Me
   ];
   // ingest's INSERT (one memory, every index maintained, HNSW included), on the largest user
   const insertScope = toScope(bigUser);
-  const [sample] = await repository.listVisible(insertScope, { limit: 1, offset: 0 });
-  if (sample) {
+  const [listed] = await repository.listVisible(insertScope, { limit: 1, offset: 0 });
+  if (listed) {
+    const sample = listed.memory;
     const row = { ...sample, id: randomUUID(), embedding: embedder.embedOne(`${sample.content} again`) };
     // The memory's INSERT only: its audit event (same transaction) was stored once already and
     // replaying it under EXPLAIN ANALYZE would repeat its primary key.
@@ -104,7 +105,7 @@ async function capturePlans(ds: DataSource, search: VectorSearch, repository: Me
       out.push(...(await explainRecorded(ds, `${title}: textMatches (search)`, await recorder.capture(() => search.textMatches(scope, words, vector, 40)))));
       out.push(...(await explainRecorded(ds, `${title}: list`, await recorder.capture(() => repository.listVisible(scope, { limit: 20, offset: 0 })))));
       const [one] = await repository.listVisible(scope, { limit: 1, offset: 37 });
-      if (one) out.push(...(await explainRecorded(ds, `${title}: get`, await recorder.capture(() => repository.findVisibleById(scope, one.id)))));
+      if (one) out.push(...(await explainRecorded(ds, `${title}: get`, await recorder.capture(() => repository.findVisibleById(scope, one.memory.id)))));
     }
   }
   return out;

@@ -7,6 +7,7 @@ import { GrantsIndexCoversMemory1763700005000 } from './1763700005000-grants-ind
 import { RuntimeConfig1763700006000 } from './1763700006000-runtime-config';
 import { CreateApiKeysAndAuditEvents1763700012000 } from './1763700012000-create-api-keys-and-audit-events';
 import { EmbeddedBy1763700140000 } from './1763700140000-embedded-by';
+import { MemoryAccessCounts1763700150000 } from './1763700150000-memory-access-counts';
 
 /**
  * Every migration, oldest first. Listed explicitly (not globbed) so the app, the CLI and the
@@ -22,4 +23,5 @@ export const ALL_MIGRATIONS = [
   RuntimeConfig1763700006000,
   CreateApiKeysAndAuditEvents1763700012000,
   EmbeddedBy1763700140000,
+  MemoryAccessCounts1763700150000,
 ];

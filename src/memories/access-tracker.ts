@@ -8,13 +8,14 @@ import { CoalescingWriter } from './coalescing-writer';
 const ACCESS_WRITE_DELAY_MS = 50;
 
 /**
- * Access bookkeeping (+1 access_count, last_accessed_at) for rows just returned, off the
- * response path and scoped like the read. One UPDATE per read made concurrent reads of the
+ * Access bookkeeping (+1 access_count, last_accessed_at in memory_access_counts, not in the
+ * memories rows: their pages stay clean) for rows just returned, off the response path and
+ * scoped like the read. One UPDATE per read made concurrent reads of the
  * same rows queue on row locks (and deadlock, two reads locking overlapping rows in
  * different orders), each holding a pool connection, until searches waited for connections
  * (docs/benchmarks.md). So increments are merged per scope and written in rounds by one
  * writer (CoalescingWriter): a round writes what gathered in ACCESS_WRITE_DELAY_MS, one
- * UPDATE per scope and per distinct increment. Counts stay exact. Shutdown waits for the
+ * upsert per scope and per distinct increment. Counts stay exact. Shutdown waits for the
  * pending writes; a failed write is logged, never left as an unhandled rejection.
  */
 @Injectable()
@@ -50,12 +51,6 @@ export class AccessTracker implements BeforeApplicationShutdown {
       if (ids) ids.push(id);
       else byIncrement.set(n, [id]);
     }
-    for (const [increment, ids] of byIncrement) {
-      await this.access
-        .updateMemories(scope, 'read', { accessCount: () => 'access_count + CAST(:accessIncrement AS integer)', lastAccessedAt: () => 'now()' })
-        .setParameter('accessIncrement', increment)
-        .andWhere('memories.id = ANY(CAST(:ids AS uuid[]))', { ids: ids.sort() })
-        .execute();
-    }
+    for (const [increment, ids] of byIncrement) await this.access.recordAccess(scope, increment, ids);
   }
 }

@@ -7,6 +7,9 @@ import { MemoryAccess, type NewMemory } from '../database/access/memory-access';
 import { toVectorLiteral } from '../database/vector';
 import type { VisibilityMode } from '../database/visibility';
 import type { EpisodeEntity } from './episode.entity';
+import type { SelectQueryBuilder } from 'typeorm';
+
+import type { MemoryRecordRow } from '../database/access/record-statement';
 import type { MemoryEntity } from './memory.entity';
 
 export type { NewMemory };
@@ -21,41 +24,56 @@ export type { NewMemory };
 export class MemoriesRepository {
   constructor(private readonly access: MemoryAccess) {}
 
-  async findVisibleById(scope: MemoryScope, id: string): Promise<MemoryEntity | null> {
-    return this.access.memories(scope, 'read').andWhere('m.id = :id', { id }).getOne();
+  // The record reads below are shaped statements (MemoryAccess.records): their SQL is rendered
+  // once per scope shape and key, so the key names every condition `narrow` adds.
+
+  async findVisibleById(scope: MemoryScope, id: string): Promise<MemoryRecordRow | null> {
+    const rows = await this.access.records(scope, 'read', 'by-id', (qb) => qb.andWhere('m.id = :id'), { id });
+    return rows[0] ?? null;
   }
 
   /** The row as its writer sees it (agent_scope ignored): tells 403 from 404 on owner routes. */
-  async findForWriter(scope: MemoryScope, id: string): Promise<MemoryEntity | null> {
-    return this.access.memories(scope, 'writer-view').andWhere('m.id = :id', { id }).getOne();
+  async findForWriter(scope: MemoryScope, id: string): Promise<MemoryRecordRow | null> {
+    const rows = await this.access.records(scope, 'writer-view', 'by-id', (qb) => qb.andWhere('m.id = :id'), { id });
+    return rows[0] ?? null;
   }
 
-  async findVisibleByIds(scope: MemoryScope, ids: readonly string[]): Promise<MemoryEntity[]> {
+  async findVisibleByIds(scope: MemoryScope, ids: readonly string[]): Promise<MemoryRecordRow[]> {
     if (ids.length === 0) return [];
-    return this.access
-      .memories(scope, 'read')
-      .andWhere('m.id = ANY(CAST(:ids AS uuid[]))', { ids: [...ids] })
-      .getMany();
+    return this.access.records(scope, 'read', 'by-ids', (qb) => qb.andWhere('m.id = ANY(CAST(:ids AS uuid[]))'), { ids: [...ids] });
   }
 
+  /** Newest first; source_site and episode_id narrow user scopes only (spec 4.2.6). */
   async listVisible(
     scope: MemoryScope,
     page: { limit: number; offset: number; sourceSite?: string; episodeId?: string },
-  ): Promise<MemoryEntity[]> {
-    const qb = this.access.memories(scope, 'read');
+  ): Promise<MemoryRecordRow[]> {
+    const filters: Record<string, string> = {};
     if (scope.kind === 'user') {
-      if (page.sourceSite !== undefined) qb.andWhere('m.source_site = :sourceSite', { sourceSite: page.sourceSite });
-      if (page.episodeId !== undefined) qb.andWhere('m.episode_id = :episodeId', { episodeId: page.episodeId });
+      if (page.sourceSite !== undefined) filters.sourceSite = page.sourceSite;
+      if (page.episodeId !== undefined) filters.episodeId = page.episodeId;
     }
-    return qb.orderBy('m.created_at', 'DESC').addOrderBy('m.id', 'DESC').limit(page.limit).offset(page.offset).getMany();
+    const key = `list|${'sourceSite' in filters}|${'episodeId' in filters}`;
+    const narrow = (qb: SelectQueryBuilder<MemoryEntity>) => {
+      if ('sourceSite' in filters) qb.andWhere('m.source_site = :sourceSite');
+      if ('episodeId' in filters) qb.andWhere('m.episode_id = :episodeId');
+      return qb.orderBy('m.created_at', 'DESC').addOrderBy('m.id', 'DESC');
+    };
+    return this.access.records(scope, 'read', key, narrow, filters, { limit: page.limit, offset: page.offset });
   }
 
-  /** Soft delete, scoped in the same statement, audited in the same transaction. Returns the rows deleted (0 or 1). */
+  /**
+   * Soft delete, scoped in the same statement, audited in the same transaction, which also
+   * removes the memory's access counts. Returns the rows deleted (0 or 1).
+   */
   async softDelete(scope: MemoryScope, id: string, actor: Actor): Promise<number> {
     return this.access.transaction(async (tx) => {
       const qb = tx.updateMemories(scope, 'read', { deletedAt: () => 'now()', updatedAt: () => 'now()' });
       const affected = (await qb.andWhere('memories.id = :id', { id }).execute()).affected ?? 0;
-      if (affected > 0) await tx.audit(actor, { action: 'memory.deleted', ...scopeColumns(scope), targetId: id, detail: { via: 'delete' } });
+      if (affected > 0) {
+        await tx.dropAccessCounts(scope.userId, id);
+        await tx.audit(actor, { action: 'memory.deleted', ...scopeColumns(scope), targetId: id, detail: { via: 'delete' } });
+      }
       return affected;
     });
   }
@@ -108,6 +126,7 @@ export class MemoriesRepository {
       const qb = tx.updateMemories(scope, 'ingest-mutation', { expiredAt: () => 'now()', supersededBy, updatedAt: () => 'now()' });
       const affected = (await qb.andWhere('memories.id = :id', { id }).execute()).affected ?? 0;
       if (affected > 0) {
+        await tx.dropAccessCounts(scope.userId, id);
         await tx.audit(actor, { action: 'memory.superseded', ...scopeColumns(scope), targetId: id, detail: { superseded_by: supersededBy } });
       }
       return affected;
@@ -119,7 +138,10 @@ export class MemoriesRepository {
     return this.access.transaction(async (tx) => {
       const qb = tx.updateMemories(scope, 'ingest-mutation', { deletedAt: () => 'now()', updatedAt: () => 'now()' });
       const affected = (await qb.andWhere('memories.id = :id', { id }).execute()).affected ?? 0;
-      if (affected > 0) await tx.audit(actor, { action: 'memory.deleted', ...scopeColumns(scope), targetId: id, detail: { via: 'ingest' } });
+      if (affected > 0) {
+        await tx.dropAccessCounts(scope.userId, id);
+        await tx.audit(actor, { action: 'memory.deleted', ...scopeColumns(scope), targetId: id, detail: { via: 'ingest' } });
+      }
       return affected;
     });
   }

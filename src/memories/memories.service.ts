@@ -21,7 +21,7 @@ export class MemoriesService {
   async get(scope: MemoryScope, id: string): Promise<MemoryRecord> {
     const memory = await this.repository.findVisibleById(scope, id);
     if (!memory) throw new DomainError('MEMORY_NOT_FOUND');
-    this.access.record(scope, [memory.id]);
+    this.access.record(scope, [memory.memory.id]);
     return toMemoryRecord(memory);
   }
 
@@ -50,11 +50,11 @@ export class MemoriesService {
   async expand(scope: MemoryScope, ids: string[]): Promise<{ memories: MemoryRecord[] }> {
     const unique = [...new Set(ids)];
     const rows = await this.repository.findVisibleByIds(scope, unique);
-    const byId = new Map(rows.map((row) => [row.id, row]));
+    const byId = new Map(rows.map((row) => [row.memory.id, row]));
     const ordered = unique.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
     this.access.record(
       scope,
-      ordered.map((m) => m.id),
+      ordered.map((row) => row.memory.id),
     );
     return { memories: ordered.map(toMemoryRecord) };
   }

@@ -13,6 +13,9 @@ export type MemoryStatus = 'active' | 'needs_clarification';
  * The table is hash-partitioned by user_id (migration 1763700004000), so its primary key in
  * the database is (id, user_id). Ids are random UUIDs and unique on their own; TypeORM keys
  * entities by `id`, and every statement also names the user (the scope), so one partition is read.
+ *
+ * Access counts live in memory_access_counts (migration 1763700150000), joined by the record
+ * reads; the table's old access_count and last_accessed_at columns are no longer mapped.
  */
 @Entity('memories')
 @Index('memories_user_scope_idx', { synchronize: false })
@@ -43,8 +46,6 @@ export class MemoryEntity {
   @Column('text', { name: 'embedded_by', select: false }) embeddedBy: string;
   @Column('timestamptz', { name: 'created_at' }) createdAt: Date;
   @Column('timestamptz', { name: 'updated_at' }) updatedAt: Date;
-  @Column('timestamptz', { name: 'last_accessed_at', nullable: true }) lastAccessedAt: Date | null;
-  @Column('integer', { name: 'access_count' }) accessCount: number;
   @Column('timestamptz', { name: 'deleted_at', nullable: true, select: false }) deletedAt: Date | null;
   @Column('timestamptz', { name: 'expired_at', nullable: true, select: false }) expiredAt: Date | null;
   @Column('uuid', { name: 'superseded_by', nullable: true, select: false }) supersededBy: string | null;

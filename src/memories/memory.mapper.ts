@@ -1,4 +1,5 @@
 import type { MemoryRecordWire, SearchHitWire } from '../client/wire-types';
+import type { MemoryRecordRow } from '../database/access/record-statement';
 import type { MemoryEntity } from './memory.entity';
 
 /** CONTRACT section 4: the memory record on the wire (declared once, in src/client/wire-types.ts). */
@@ -8,7 +9,7 @@ export type SearchHit = SearchHitWire;
 const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
 const round = (value: number): number => Math.round(value * 1e6) / 1e6;
 
-export function toMemoryRecord(m: MemoryEntity): MemoryRecord {
+export function toMemoryRecord({ memory: m, accessCount, lastAccessedAt }: MemoryRecordRow): MemoryRecord {
   return {
     id: m.id,
     user_id: m.userId,
@@ -27,8 +28,8 @@ export function toMemoryRecord(m: MemoryEntity): MemoryRecord {
     visibility: m.visibility,
     created_at: iso(m.createdAt) as string,
     updated_at: iso(m.updatedAt) as string,
-    last_accessed_at: iso(m.lastAccessedAt),
-    access_count: m.accessCount,
+    last_accessed_at: iso(lastAccessedAt),
+    access_count: accessCount,
   };
 }
 

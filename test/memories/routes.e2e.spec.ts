@@ -157,8 +157,8 @@ describe('memory routes', () => {
       expect(answers.slice(24).map((r) => r.body.count)).toEqual([2, 2, 2, 2, 2, 2]);
       await t.app.get(AccessTracker).flush();
       const rows: { id: string; access_count: number }[] = await t.dataSource.query(
-        'SELECT id, access_count FROM memories WHERE id = ANY($1) ORDER BY access_count DESC',
-        [[a, b]],
+        'SELECT memory_id AS id, access_count FROM memory_access_counts WHERE user_id = $1 ORDER BY access_count DESC',
+        [counted],
       );
       expect(rows).toEqual([
         { id: a, access_count: 30 },

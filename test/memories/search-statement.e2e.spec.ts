@@ -48,8 +48,8 @@ describe.each([
     t.http().post('/v1/memories/search/fast').send({ ...scope, query, ...extra });
   const accessCount = async (id: string): Promise<number> => {
     await t.app.get(AccessTracker).flush();
-    const rows: { n: number }[] = await t.dataSource.query('SELECT access_count AS n FROM memories WHERE id = $1', [id]);
-    return rows[0].n;
+    const rows: { n: number }[] = await t.dataSource.query('SELECT access_count AS n FROM memory_access_counts WHERE memory_id = $1', [id]);
+    return rows[0]?.n ?? 0;
   };
 
   it('returns the nearest visible rows, closest first, with their similarity, and counts the access', async () => {

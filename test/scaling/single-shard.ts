@@ -15,7 +15,7 @@
  */
 
 /** Tables distributed by user_id in the Citus design (docs/scaling.md). */
-export const DISTRIBUTED_TABLES = ['memories', 'memory_visibility_grants', 'episodes', 'lessons', 'agents'] as const;
+export const DISTRIBUTED_TABLES = ['memories', 'memory_visibility_grants', 'memory_access_counts', 'episodes', 'lessons', 'agents'] as const;
 
 type Token = { kind: 'word'; text: string } | { kind: 'value'; text: string } | { kind: 'punct'; text: string };
 

@@ -10,11 +10,12 @@ import { appendAuditEvents, auditInsert, type AuditEvent } from '../audit/audit-
 import { LessonEntity } from '../../lessons/lesson.entity';
 import { EpisodeEntity } from '../../memories/episode.entity';
 import { MemoryEntity } from '../../memories/memory.entity';
-import { applyMemoryScope, type AccessPurpose } from '../visibility';
+import { applyMemoryScope, scopeParameters, scopeShapeKey, type AccessPurpose } from '../visibility';
+import { RECORD_SELECT, toRecordRow, type MemoryRecordRow } from './record-statement';
 import { searchStatementSql, textStatementSql, toSearchResult, toTextRows, type SearchStatementResult, type TextStatementRow } from './search-statement';
 import { bindShape, renderShape, ShapeCache, type StatementShape } from './statement-shape';
 
-export type NewMemory = Omit<MemoryEntity, 'lastAccessedAt' | 'accessCount' | 'deletedAt' | 'expiredAt' | 'supersededBy'>;
+export type NewMemory = Omit<MemoryEntity, 'deletedAt' | 'expiredAt' | 'supersededBy'>;
 
 export interface GrantRow {
   grantee_agent_id: string;
@@ -126,6 +127,45 @@ export class MemoryAccess {
   }
 
   /**
+   * Memory records (the row and its access counts, joined from memory_access_counts) that
+   * `scope` may read for `purpose`, rendered once per shape and run like search shapes
+   * (`run`: named and generic-planned with the statement pool, unnamed without). `narrow`
+   * adds the statement's own conditions and order to the scoped builder, with named
+   * parameters and no values (it runs only the first time `key` is seen, so `key` must name
+   * every condition it adds); their values come in `values`. `page` appends LIMIT and OFFSET
+   * as parameters, so one shape serves every page.
+   */
+  async records(
+    scope: MemoryScope,
+    purpose: AccessPurpose,
+    key: string,
+    narrow: (qb: SelectQueryBuilder<MemoryEntity>) => SelectQueryBuilder<MemoryEntity>,
+    values: ObjectLiteral = {},
+    page?: { limit: number; offset: number },
+  ): Promise<MemoryRecordRow[]> {
+    const shape = SHAPES.get(`records|${scopeShapeKey(scope, purpose)}|${key}|${page !== undefined}`, () => {
+      // The counts join names the visible row's own user and id: it adds columns, never rows.
+      const qb = narrow(
+        this.memories(scope, purpose)
+          .select(RECORD_SELECT)
+          .leftJoin('memory_access_counts', 'ac', 'ac.user_id = m.user_id AND ac.memory_id = m.id')
+          .addSelect('COALESCE(ac.access_count, 0)', 'access_count')
+          .addSelect('ac.last_accessed_at', 'last_accessed_at'),
+      );
+      const names = Object.keys({ ...qb.getParameters(), ...values });
+      let sql = qb.getQuery();
+      if (page) {
+        sql += ' LIMIT :limit OFFSET :offset';
+        names.push('limit', 'offset');
+      }
+      const driver = this.manager.connection.driver as PostgresDriver;
+      return renderShape(sql, names, (text, params) => driver.escapeQueryWithParameters(text, params) as [string, unknown[]]);
+    });
+    const rows = await this.run<Parameters<typeof toRecordRow>[0]>(shape, bindShape(shape, { ...scopeParameters(scope), ...values, ...page }));
+    return rows.map(toRecordRow);
+  }
+
+  /**
    * The full-text side of a hybrid search (textStatementSql), rendered once per `key` like
    * searchShape. `render` returns the BM25 statement built from two `memories()` builders and
    * its parameters (names only matter; values come with each run, plus `q`).
@@ -169,6 +209,46 @@ export class MemoryAccess {
     }
     const pool = statementPool ?? ((this.manager.connection.driver as PostgresDriver).master as Pool);
     return (await pool.query(config)).rows as T[];
+  }
+
+  // ---- access counts (memory_access_counts): written and removed only for memories in scope ----
+
+  /**
+   * Adds `increment` to the access count of each memory among `ids` that `scope` may read
+   * (the read's own predicate, in the same statement), and sets last_accessed_at. Rows are
+   * taken in id order, so two writers lock them in the same order.
+   */
+  async recordAccess(scope: MemoryScope, increment: number, ids: readonly string[]): Promise<void> {
+    const [selectSql, params] = this.memories(scope, 'read')
+      .select('m.user_id', 'user_id')
+      .addSelect('m.id', 'memory_id')
+      .addSelect('CAST(:accessIncrement AS integer)', 'access_count')
+      .addSelect('now()', 'last_accessed_at')
+      .andWhere('m.id = ANY(CAST(:accessIds AS uuid[]))')
+      .orderBy('m.id')
+      .setParameters({ accessIncrement: increment, accessIds: [...ids].sort() })
+      .getQueryAndParameters();
+    await this.manager.query(
+      `INSERT INTO memory_access_counts (user_id, memory_id, access_count, last_accessed_at)
+       SELECT s.user_id, s.memory_id, s.access_count, s.last_accessed_at FROM (${selectSql}) s
+       ON CONFLICT (user_id, memory_id) DO UPDATE
+         SET access_count = memory_access_counts.access_count + EXCLUDED.access_count, last_accessed_at = EXCLUDED.last_accessed_at`,
+      params,
+    );
+  }
+
+  /**
+   * Removes the counts of a memory that is no longer live (deleted or superseded): called in
+   * the transaction that ended it. A live memory's counts are never removed here.
+   */
+  async dropAccessCounts(userId: string, memoryId: string): Promise<void> {
+    await this.manager.query(
+      `DELETE FROM memory_access_counts c
+        WHERE c.user_id = $1 AND c.memory_id = $2
+          AND NOT EXISTS (SELECT 1 FROM memories m
+                           WHERE m.user_id = $1 AND m.id = $2 AND m.deleted_at IS NULL AND m.expired_at IS NULL)`,
+      [userId, memoryId],
+    );
   }
 
   async insertMemories(rows: NewMemory[]): Promise<void> {

@@ -46,8 +46,6 @@ const MEMORY_COLUMNS = [
   'trust_score',
   'created_at',
   'updated_at',
-  'last_accessed_at',
-  'access_count',
 ] as const;
 
 /**
@@ -161,7 +159,5 @@ function toMemory(r: Row): MemoryEntity {
   m.trustScore = Number(r.trust_score);
   m.createdAt = r.created_at as Date;
   m.updatedAt = r.updated_at as Date;
-  m.lastAccessedAt = r.last_accessed_at as Date | null;
-  m.accessCount = Number(r.access_count);
   return m;
 }

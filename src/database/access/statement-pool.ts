@@ -4,8 +4,9 @@ import type { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
 /**
- * The connections that run the named prepared statements (MemoryAccess.searchShape): the
- * main pool's settings, plus `plan_cache_mode = force_generic_plan` for the session.
+ * The connections that run the named prepared statements (MemoryAccess.run: search, text and
+ * record shapes): the main pool's settings, plus `plan_cache_mode = force_generic_plan` for
+ * the session.
  *
  * Why a pool of its own: PostgreSQL chooses between a prepared statement's generic plan and
  * a custom plan per execution, and on the hash-partitioned memories table it always picks
