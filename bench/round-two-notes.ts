@@ -48,10 +48,13 @@ What each step did, and what it bought:
    \`src/database/access/search-statement.ts\`): \`lesson_hits\` (the user's active lessons
    within the similarity threshold, user-scoped by the same \`vis_userId\` the visibility
    predicate binds), \`top\` (the k nearest of the scoped candidates, with the bounded count,
-   under \`WHERE NOT EXISTS (critical lesson)\`), and one answer row per hit carrying the lessons
+   with a LIMIT that becomes 0 on a critical lesson), and one answer row per hit carrying the lessons
    as JSON (one row of NULLs when there is no hit, so the lessons always come back). Fail-closed
-   is exact: a critical lesson turns the candidate scan into a one-time-filtered Result that
-   PostgreSQL does not run, no row leaves the database, and no access is recorded. The result
+   is exact: on a critical lesson the LIMIT of \`top\` is 0, the Limit node never pulls from the
+   scan below it (EXPLAIN: "never executed"), no row leaves the database, and no access is
+   recorded. (The first version filtered with a one-time WHERE; that put a Result node in the
+   path of every candidate row: 0.28 ms on a scope of 1,440 rows in the generic plan, against
+   0.05 ms for the LIMIT form, medians of 36 alternated EXPLAIN ANALYZE runs.) The result
    is mapped by hand (no TypeORM hydration, no embedding column). Alone, this saved service CPU
    (one round trip instead of two, no query builder per request) but not database CPU:
    planning the larger statement costs about what the second round trip did.
