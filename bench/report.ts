@@ -6,6 +6,7 @@
 import type { DatabaseKind } from './database';
 import type { CrossoverRow, EfRow } from './crossover';
 import { DESIGN_NOTES } from './design-notes';
+import { KEY_NOTES } from './identity-notes';
 import { ROUND_TWO_NOTES } from './round-two-notes';
 import { idleCapacity, type LoadResult, type Target } from './load';
 import type { ExplainedPlan } from './plans';
@@ -316,6 +317,8 @@ export function renderReport(machine: Machine, runs: DatabaseRun[]): string {
     out.push(renderRun(run));
     out.push('');
   }
+  out.push('');
+  out.push(KEY_NOTES);
   return out.join('\n');
 }
 
