@@ -1,4 +1,5 @@
-import { MemoryEntity } from '../../memories/memory.entity';
+import type { MemoryEntity } from '../../memories/memory.entity';
+import { MEMORY_COLUMNS, toMemory, type MemoryRow } from './memory-row';
 
 /** A lesson the query came close to (the lesson check's input). */
 export interface LessonHit {
@@ -27,26 +28,6 @@ export interface SearchStatementResult {
   candidateRows: number;
 }
 
-/** The memory columns a search returns (no embedding, no deletion bookkeeping). */
-const MEMORY_COLUMNS = [
-  'id',
-  'user_id',
-  'workspace_id',
-  'agent_id',
-  'visibility',
-  'content',
-  'memory_type',
-  'importance',
-  'source_site',
-  'source_url',
-  'episode_id',
-  'namespace',
-  'status',
-  'metadata',
-  'trust_score',
-  'created_at',
-  'updated_at',
-] as const;
 
 /**
  * One statement for a search (named parameters, rendered once per shape by MemoryAccess):
@@ -128,7 +109,7 @@ export function toTextRows(rows: (Row & { text_rank: number })[]): TextStatement
   return rows.map((r) => ({ memory: toMemory(r), distance: Number(r.distance), textRank: Number(r.text_rank) }));
 }
 
-type Row = { key_live: boolean | null; lessons: LessonHit[] | null; distance: number | null; candidate_rows: string | null } & Record<(typeof MEMORY_COLUMNS)[number], unknown>;
+type Row = { key_live: boolean | null; lessons: LessonHit[] | null; distance: number | null; candidate_rows: string | null } & MemoryRow;
 
 export function toSearchResult(rows: Row[]): SearchStatementResult {
   const lessons = rows[0]?.lessons ?? null;
@@ -141,26 +122,4 @@ export function toSearchResult(rows: Row[]): SearchStatementResult {
     rows: found.map((r) => ({ memory: toMemory(r), distance: Number(r.distance) })),
     candidateRows: found.length > 0 ? Number(found[0].candidate_rows) : 0,
   };
-}
-
-function toMemory(r: Row): MemoryEntity {
-  const m = new MemoryEntity();
-  m.id = r.id as string;
-  m.userId = r.user_id as string;
-  m.workspaceId = r.workspace_id as string | null;
-  m.agentId = r.agent_id as string | null;
-  m.visibility = r.visibility as MemoryEntity['visibility'];
-  m.content = r.content as string;
-  m.memoryType = r.memory_type as MemoryEntity['memoryType'];
-  m.importance = Number(r.importance);
-  m.sourceSite = r.source_site as string;
-  m.sourceUrl = r.source_url as string | null;
-  m.episodeId = r.episode_id as string | null;
-  m.namespace = r.namespace as string | null;
-  m.status = r.status as MemoryEntity['status'];
-  m.metadata = r.metadata as Record<string, unknown>;
-  m.trustScore = Number(r.trust_score);
-  m.createdAt = r.created_at as Date;
-  m.updatedAt = r.updated_at as Date;
-  return m;
 }
