@@ -20,12 +20,20 @@ const UNAVAILABLE_MESSAGES = [
   /is not currently accepting connections/i, // ALLOW_CONNECTIONS false (SQLSTATE 55000, only ever at connect)
 ];
 
+/**
+ * TypeORM's own errors for a connection that is gone. QueryRunnerAlreadyReleasedError comes
+ * from a transaction whose backend was terminated mid-way: the dead client was released, and
+ * the COMMIT (or the next statement) finds the runner gone; the server rolled the transaction
+ * back, so a retry is safe. (Found by the fuzzer under backend terminations.)
+ */
+const UNAVAILABLE_TYPEORM_ERRORS = new Set(['ConnectionIsNotSetError', 'CannotExecuteNotConnectedError', 'QueryRunnerAlreadyReleasedError']);
+
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; current && typeof current === 'object' && depth < 4; depth++) {
     const candidate = current as { code?: unknown; message?: unknown; driverError?: unknown; name?: unknown };
     const code = typeof candidate.code === 'string' ? candidate.code : undefined;
     if (code && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_SOCKET_CODES.has(code))) return true;
-    if (candidate.name === 'ConnectionIsNotSetError' || candidate.name === 'CannotExecuteNotConnectedError') return true;
+    if (typeof candidate.name === 'string' && UNAVAILABLE_TYPEORM_ERRORS.has(candidate.name)) return true;
     if (typeof candidate.message === 'string' && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(candidate.message as string))) return true;
     current = candidate.driverError;
   }
