@@ -21,12 +21,18 @@ const UNAVAILABLE_MESSAGES = [
 ];
 
 /**
- * TypeORM's own errors for a connection that is gone. QueryRunnerAlreadyReleasedError comes
- * from a transaction whose backend was terminated mid-way: the dead client was released, and
- * the COMMIT (or the next statement) finds the runner gone; the server rolled the transaction
- * back, so a retry is safe. (Found by the fuzzer under backend terminations.)
+ * TypeORM's own errors for a connection that is gone. QueryRunnerAlreadyReleasedError and
+ * QueryRunnerProviderAlreadyReleasedError come from a transaction whose backend was terminated
+ * mid-way: the dead client was released, and the COMMIT or the next statement of the
+ * transaction finds the runner gone; the server rolled the transaction back, so a retry is
+ * safe. (Both found by the fuzzer under backend terminations.)
  */
-const UNAVAILABLE_TYPEORM_ERRORS = new Set(['ConnectionIsNotSetError', 'CannotExecuteNotConnectedError', 'QueryRunnerAlreadyReleasedError']);
+const UNAVAILABLE_TYPEORM_ERRORS = new Set([
+  'ConnectionIsNotSetError',
+  'CannotExecuteNotConnectedError',
+  'QueryRunnerAlreadyReleasedError',
+  'QueryRunnerProviderAlreadyReleasedError',
+]);
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; current && typeof current === 'object' && depth < 4; depth++) {
