@@ -34,6 +34,8 @@ export interface BenchOptions {
   serverNodeOptions: string;
   /** Recall floor of --check correctness (HNSW builds are not deterministic; CI keeps a margin). */
   minRecall: number;
+  /** Tenant graphs for scopes of at least this many live rows, built before measuring (PostgreSQL; 0 = none). */
+  tenantGraphMinRows: number;
 }
 
 const USAGE = `npm run bench -- [options]
@@ -55,6 +57,9 @@ const USAGE = `npm run bench -- [options]
   --check <what>         none (default), correctness (recall, counts, errors) or all targets;
                          any --check also shortens the lesson-check run
   --min-recall <f>       recall floor for --check correctness (default 0.99)
+  --tenant-graph-min-rows <n>  build tenant graphs (docs/scaling.md) for scopes of at least n live
+                         memories before measuring, as npm run db:tenant-graphs does (PostgreSQL;
+                         default 3000, the service's TENANT_GRAPH_MIN_ROWS; 0 = none)
   --server-node-options <s>  NODE_OPTIONS for the service process, e.g. "--max-old-space-size=192"
   --render <json>        only re-write the report from the results a run saved (every run saves
                          them to dist/bench/last-run.json)`;
@@ -78,6 +83,7 @@ export function parseArgs(argv: string[]): BenchOptions {
     check: 'none',
     minRecall: 0.99,
     serverNodeOptions: '',
+    tenantGraphMinRows: 3_000,
     render: '',
   };
   for (let i = 0; i < argv.length; i++) {
@@ -155,6 +161,9 @@ export function parseArgs(argv: string[]): BenchOptions {
       }
       case '--render':
         options.render = value();
+        break;
+      case '--tenant-graph-min-rows':
+        options.tenantGraphMinRows = Math.floor(number(0, 100_000_000));
         break;
       case '--server-node-options':
         options.serverNodeOptions = value();

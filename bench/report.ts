@@ -34,6 +34,8 @@ export interface DatabaseRun {
   settings: Record<string, string>;
   corpus: CorpusSummary;
   seed: SeedResult;
+  /** Tenant graphs built (or found) before measuring; absent on the embedded database. */
+  tenantGraphs?: TenantGraphBuild;
   crossover: CrossoverRow[];
   ef: EfRow[];
   plans: ExplainedPlan[];
@@ -43,6 +45,19 @@ export interface DatabaseRun {
   server: { idleRssMb: number; peakRssMb: number };
   lessons: string[];
   wallSeconds: number;
+}
+
+export interface TenantGraphBuild {
+  minRows: number;
+  /** Graphs in place when measuring. */
+  graphs: number;
+  /** Built by this run (0 when a reused database had them). */
+  built: number;
+  seconds: number;
+  /** Size of all tenant graphs. */
+  bytes: number;
+  /** Live rows of the scopes with a graph, in all. */
+  rows: number;
 }
 
 export interface Machine {
@@ -177,6 +192,16 @@ function renderRun(run: DatabaseRun): string {
   out.push('');
   if (s.tableBytes > 0) {
     out.push(`Table with indexes: ${n0(s.tableBytes / 2 ** 20)} MB, of which HNSW ${n0(s.hnswBytes / 2 ** 20)} MB.`);
+    out.push('');
+  }
+  const g = run.tenantGraphs;
+  if (g) {
+    out.push(
+      g.minRows === 0
+        ? 'Tenant graphs: none (`--tenant-graph-min-rows 0`).'
+        : `Tenant graphs (scopes of at least ${n0(g.minRows)} live memories, \`npm run db:tenant-graphs\`): ${g.graphs} graphs over ${n0(g.rows)} memories, ` +
+            `${n0(g.bytes / 2 ** 20)} MB; ${g.built > 0 ? `${g.built} built by this run in ${f1(g.seconds)} s` : 'all in place from the seeding run'} (not part of the seeding table above).`,
+    );
     out.push('');
   }
   if (run.crossover.length) {

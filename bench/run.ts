@@ -12,11 +12,13 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, release, totalmem, type } from 'node:os';
 import { dirname, resolve } from 'node:path';
 
+import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 
 import { SYSTEM_ACTOR } from '../src/auth/principal';
 import { HashEmbeddingProvider } from '../src/embeddings/hash.provider';
 import { MemoryAccess } from '../src/database/access/memory-access';
+import { existingTenantGraphs, largeScopes, reconcileTenantGraphs, tenantGraphName } from '../src/database/tenant-graphs';
 import { MemoriesRepository } from '../src/memories/memories.repository';
 import { hnswOverFetch, VectorSearch } from '../src/memories/vector-search';
 import { parseArgs, type BenchOptions } from './args';
@@ -37,7 +39,7 @@ import { createBenchDatabase, type DatabaseKind } from './database';
 import { ROUTES, runLoad, warmUp, type LoadResult } from './load';
 import { explainRecorded, QueryRecorder, type ExplainedPlan } from './plans';
 import { buildCase, countVisible, measureRecall, type RecallCase, type RecallResult } from './recall';
-import { renderReport, summary, verdicts, type CorpusSummary, type DatabaseRun, type Machine, type Verdict } from './report';
+import { renderReport, summary, verdicts, type CorpusSummary, type DatabaseRun, type Machine, type TenantGraphBuild, type Verdict } from './report';
 import { seedCorpus, type SeedResult } from './seed';
 import { startServer } from './server';
 
@@ -169,6 +171,7 @@ async function benchDatabase(kind: DatabaseKind, options: BenchOptions): Promise
       await ds.query('CREATE TABLE bench_corpus (corpus text NOT NULL, seed jsonb NOT NULL)');
       await ds.query('INSERT INTO bench_corpus VALUES ($1, $2)', [corpusKey, JSON.stringify(seed)]);
     }
+    const tenantGraphs = kind === 'postgres' ? await buildTenantGraphs(db.serviceEnv.DATABASE_URL, options.tenantGraphMinRows) : undefined;
     if (options.seedOnly) {
       log(`seeded; ${options.keep ? `kept: ${JSON.stringify(db.serviceEnv)}` : 'dropping'}`);
       return null;
@@ -228,6 +231,8 @@ async function benchDatabase(kind: DatabaseKind, options: BenchOptions): Promise
     log('starting Atrium');
     const server = await startServer({
       ...db.serviceEnv,
+      // the graphs were reconciled above; no background pass during the measurements
+      ...(kind === 'postgres' ? { TENANT_GRAPH_MIN_ROWS: String(options.tenantGraphMinRows), TENANT_GRAPH_INTERVAL_S: '0' } : {}),
       EMBEDDING_DIMENSIONS: String(options.dims),
       ...(options.serverNodeOptions ? { NODE_OPTIONS: options.serverNodeOptions } : {}),
     });
@@ -271,6 +276,7 @@ async function benchDatabase(kind: DatabaseKind, options: BenchOptions): Promise
       settings,
       corpus,
       seed,
+      tenantGraphs,
       crossover,
       ef,
       plans,
@@ -286,6 +292,41 @@ async function benchDatabase(kind: DatabaseKind, options: BenchOptions): Promise
       await db.closeConnections();
       log(`kept the database: ${JSON.stringify(db.serviceEnv)}`);
     } else await db.drop();
+  }
+}
+
+/**
+ * Tenant graphs for the corpus's large scopes, as `npm run db:tenant-graphs` builds them (a
+ * reused database keeps those of an earlier run; graphs of a different threshold are rebuilt
+ * or dropped).
+ */
+async function buildTenantGraphs(url: string | undefined, minRows: number): Promise<TenantGraphBuild> {
+  if (!url) throw new Error('tenant graphs: no database URL');
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("SELECT set_config('statement_timeout', '0', false)");
+    await client.query('SET max_parallel_maintenance_workers = 2');
+    const started = performance.now();
+    const result = await reconcileTenantGraphs(client, {
+      minRows,
+      maintenanceWorkMem: '1GB',
+      onChange: (c) => {
+        if (c.action === 'built') log(`  tenant graph for ${c.scope.workspaceId ? 'a workspace' : 'a user scope'} of ${c.liveRows} memories built in ${((c.ms ?? 0) / 1000).toFixed(1)} s`);
+      },
+    });
+    const seconds = (performance.now() - started) / 1000;
+    const graphs = [...(await existingTenantGraphs(client)).keys()];
+    const { rows } = await client.query<{ bytes: string | null }>(
+      'SELECT sum(pg_relation_size(c.oid))::text AS bytes FROM pg_class c WHERE c.relname = ANY($1)',
+      [graphs],
+    );
+    const scopes = minRows > 0 ? await largeScopes(client, Math.ceil(minRows / 2)) : [];
+    const covered = scopes.filter((s) => graphs.includes(tenantGraphName(s)));
+    log(`tenant graphs: ${graphs.length} (${result.built.length} built, ${result.dropped.length} dropped) in ${seconds.toFixed(1)} s`);
+    return { minRows, graphs: graphs.length, built: result.built.length, seconds, bytes: Number(rows[0].bytes ?? 0), rows: covered.reduce((a, s) => a + s.liveRows, 0) };
+  } finally {
+    await client.end();
   }
 }
 

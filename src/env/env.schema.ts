@@ -58,6 +58,11 @@ const bool: Parser<boolean> = (raw, name) => {
 };
 
 const str: Parser<string> = (raw) => raw.trim();
+/** A PostgreSQL memory setting: a whole number with kB, MB or GB. */
+const memorySize: Parser<string> = (raw, name) => {
+  const value = raw.trim();
+  return /^[1-9][0-9]{0,6}(kB|MB|GB)$/.test(value) ? value : fail(name, `must be a size such as 512MB (a whole number with kB, MB or GB), got "${raw}"`);
+};
 
 const oneOf =
   <T extends string>(...values: T[]): Parser<T> =>
@@ -179,6 +184,18 @@ export const ENV_SCHEMA = {
     parse: int(0, 10000000),
   },
   SEARCH_HNSW_EF_SEARCH: { description: 'hnsw.ef_search for searches of scopes above SEARCH_EXACT_SCOPE_LIMIT (recall against cost)', default: 200, parse: int(10, 1000) },
+  TENANT_GRAPH_MIN_ROWS: {
+    description:
+      'PostgreSQL: a scope (a user\'s personal memories, or a workspace) with at least this many live memories gets an HNSW graph of its own, a partial index built in the background (0 = none; docs/scaling.md)',
+    default: 3000,
+    parse: int(0, 100000000),
+  },
+  TENANT_GRAPH_INTERVAL_S: {
+    description: 'How often an instance checks for scopes that need a graph of their own, or no longer do (0 = never: run `npm run db:tenant-graphs` instead)',
+    default: 600,
+    parse: int(0, 86400),
+  },
+  TENANT_GRAPH_BUILD_MEMORY: { description: 'maintenance_work_mem for building a tenant graph', default: '512MB', parse: memorySize },
   TRUST_SCORING_ENABLED: { description: 'Run the write-security gate (sanitizer + trust) on every write', default: true, parse: bool },
   TRUST_SCORE_MIN_THRESHOLD: { description: 'Writes whose trust score is below this are rejected', default: 0.3, parse: num(0, 1) },
   TRUSTED_SOURCE_SITES: {

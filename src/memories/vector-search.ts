@@ -5,7 +5,9 @@ import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import type { KeyRecheck } from '../auth/key-recheck';
 import { DomainError } from '../common/errors/domain-error';
 import type { MemoryScope } from '../common/scope/memory-scope';
+import { hnswSessionSettings } from '../database/access/hnsw-settings';
 import { MemoryAccess } from '../database/access/memory-access';
+import { TenantGraphMaintainer } from '../database/tenant-graph-maintainer';
 import type { LessonGate, LessonHit, SearchStatementResult } from '../database/access/search-statement';
 import { toVectorLiteral } from '../database/vector';
 import { scopeParameters, scopeShapeKey, type AccessPurpose } from '../database/visibility';
@@ -50,8 +52,6 @@ export interface VectorSearchTuning {
   efSearch: number;
 }
 export const DEFAULT_VECTOR_SEARCH_TUNING: VectorSearchTuning = { exactScopeLimit: 3000, efSearch: 200 };
-/** Iterative-scan budget before the exact plan takes over (pgvector default 20,000). */
-const HNSW_MAX_SCAN_TUPLES = 20_000;
 const LARGE_SCOPE_TTL_MS = 60_000;
 
 /**
@@ -69,6 +69,7 @@ export class VectorSearch {
   constructor(
     private readonly access: MemoryAccess,
     @Optional() env?: ConfigService<AppEnv, true>,
+    @Optional() private readonly graphs?: TenantGraphMaintainer,
   ) {
     this.tuning = env
       ? { exactScopeLimit: env.get('SEARCH_EXACT_SCOPE_LIMIT', { infer: true }), efSearch: env.get('SEARCH_HNSW_EF_SEARCH', { infer: true }) }
@@ -133,6 +134,7 @@ export class VectorSearch {
       const exact = refuseRevoked(await this.exactStatement(scope, q, k, filters, purpose, gate, liveKeyId, this.tuning.exactScopeLimit), recheck);
       if (exact.blocked || exact.candidateRows <= this.tuning.exactScopeLimit) return { lessons: exact.lessons, rows: exact.rows };
       this.largeScopes.add(key);
+      this.graphs?.noteLargeScope({ userId: scope.userId, workspaceId: scope.kind === 'workspace' ? scope.workspaceId : null });
       lessons = exact.lessons;
       gate = null;
       liveKeyId = null;
@@ -212,13 +214,7 @@ export class VectorSearch {
     gate: LessonGate | null,
     liveKeyId: string | null,
   ): Promise<SearchStatementResult> {
-    const settings = {
-      'hnsw.iterative_scan': 'relaxed_order',
-      'hnsw.ef_search': String(Math.min(1000, Math.max(this.tuning.efSearch, k * 2))),
-      'hnsw.max_scan_tuples': String(HNSW_MAX_SCAN_TUPLES),
-      enable_sort: 'off',
-      jit: 'off',
-    };
+    const settings = hnswSessionSettings(this.tuning.efSearch, k);
     const key = `hnsw|${scopeShapeKey(scope, purpose)}|${filterShape(scope, filters)}|${gate !== null}|${liveKeyId !== null}`;
     const shape = this.access.searchShape(key, () => {
       const candidates = this.access
@@ -233,7 +229,7 @@ export class VectorSearch {
       return { candidates, gated: gate !== null, candidateLimit: true, keyChecked: liveKeyId !== null };
     });
     const values = statementValues(scope, filters, gate, liveKeyId, { q, k, candidateLimit: hnswOverFetch(k) });
-    return this.access.transaction((tx) => tx.search(shape, values), settings);
+    return this.access.searchWithSettings(shape, values, settings);
   }
 
   /**

@@ -11,6 +11,8 @@ import { VisibilityGrantEntity } from '../../memories/visibility-grant.entity';
 import type { AppConfig } from '../../env/app-config';
 import { DATABASE_TARGET, type DatabaseTarget } from '../database-target';
 import { MemoryAccess } from './memory-access';
+import { TenantGraphMaintainer } from '../tenant-graph-maintainer';
+import { hnswSessionSettings } from './hnsw-settings';
 import { openStatementPool } from './statement-pool';
 
 /**
@@ -18,14 +20,21 @@ import { openStatementPool } from './statement-pool';
  * to the memories and lessons modules. The TypeORM repositories are not exported.
  */
 /** The named statements' own connections (statement-pool.ts), when they are on; closed at shutdown. */
-const STATEMENT_POOL = Symbol('STATEMENT_POOL');
+const STATEMENT_POOLS = Symbol('STATEMENT_POOLS');
+
+interface StatementPools {
+  /** Generic-planned shapes: search, text and record reads. */
+  statements: Pool;
+  /** The HNSW plan of large scopes, its settings for the whole session. */
+  indexed: { pool: Pool; settings: Record<string, string> };
+}
 
 @Injectable()
 class StatementPoolLifecycle implements OnApplicationShutdown {
-  constructor(@Inject(STATEMENT_POOL) private readonly pool: Pool | null) {}
+  constructor(@Inject(STATEMENT_POOLS) private readonly pools: StatementPools | null) {}
 
   async onApplicationShutdown(): Promise<void> {
-    await this.pool?.end();
+    await Promise.all([this.pools?.statements.end(), this.pools?.indexed.pool.end()]);
   }
 }
 
@@ -33,25 +42,28 @@ class StatementPoolLifecycle implements OnApplicationShutdown {
   imports: [TypeOrmModule.forFeature([MemoryEntity, EpisodeEntity, VisibilityGrantEntity, LessonEntity])],
   providers: [
     {
-      provide: STATEMENT_POOL,
+      provide: STATEMENT_POOLS,
       // Named prepared statements on a direct connection to a real server only: not behind a
       // pooler (DATABASE_DIRECT_URL differs: a transaction-mode PgBouncer keeps neither named
-      // statements nor the startup option that forces generic plans), and not on the embedded
-      // database (one backend serves every socket connection, where one client's statement
-      // names would collide with another's).
-      useFactory: (dataSource: DataSource, config: AppConfig, target: DatabaseTarget): Pool | null =>
-        target.kind === 'postgres' && !target.pooled && config.get('DATABASE_PREPARED_STATEMENTS', { infer: true })
-          ? openStatementPool(dataSource)
-          : null,
+      // statements nor the startup options that set these sessions up), and not on the
+      // embedded database (one backend serves every socket connection, where one client's
+      // statement names would collide with another's).
+      useFactory: (dataSource: DataSource, config: AppConfig, target: DatabaseTarget): StatementPools | null => {
+        if (target.kind !== 'postgres' || target.pooled || !config.get('DATABASE_PREPARED_STATEMENTS', { infer: true })) return null;
+        const settings = hnswSessionSettings(config.get('SEARCH_HNSW_EF_SEARCH', { infer: true }), 10);
+        return { statements: openStatementPool(dataSource), indexed: { pool: openStatementPool(dataSource, {}, settings), settings } };
+      },
       inject: [DataSource, ConfigService, DATABASE_TARGET],
     },
     StatementPoolLifecycle,
+    TenantGraphMaintainer,
     {
       provide: MemoryAccess,
-      useFactory: (dataSource: DataSource, statementPool: Pool | null) => new MemoryAccess(dataSource, undefined, { statementPool }),
-      inject: [DataSource, STATEMENT_POOL],
+      useFactory: (dataSource: DataSource, pools: StatementPools | null) =>
+        new MemoryAccess(dataSource, undefined, { statementPool: pools?.statements ?? null, indexedPool: pools?.indexed ?? null }),
+      inject: [DataSource, STATEMENT_POOLS],
     },
   ],
-  exports: [MemoryAccess],
+  exports: [MemoryAccess, TenantGraphMaintainer],
 })
 export class MemoryAccessModule {}

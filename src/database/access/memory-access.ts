@@ -36,6 +36,12 @@ export interface MemoryAccessOptions {
    * (PgBouncer before 1.21) and the embedded database.
    */
   statementPool: Pool | null;
+  /**
+   * Sessions configured with the HNSW plan's settings (statement-pool.ts), where a search
+   * that asks for exactly these settings runs as one named statement instead of a short
+   * transaction that sets them. Absent or null: the transaction.
+   */
+  indexedPool?: { pool: Pool; settings: Readonly<Record<string, string>> } | null;
 }
 
 /** Statement shapes are text only, the same for every MemoryAccess: one cache per process. */
@@ -184,6 +190,22 @@ export class MemoryAccess {
   /** Runs a text shape with named values. */
   async textSearch(shape: StatementShape, values: ObjectLiteral): Promise<TextStatementRow[]> {
     return toTextRows(await this.run(shape, bindShape(shape, values)));
+  }
+
+  /**
+   * A search shape under session `settings` (the HNSW plan's): one named statement on the
+   * indexed pool when its sessions already have exactly these settings, else a short
+   * transaction that sets them first (behind a pooler, on the embedded database, inside a
+   * transaction, or with other tuning).
+   */
+  async searchWithSettings(shape: StatementShape, values: ObjectLiteral, settings: Record<string, string>): Promise<SearchStatementResult> {
+    const indexed = this.options.indexedPool;
+    if (indexed && !this.manager.queryRunner && sameSettings(indexed.settings, settings)) {
+      const params = bindShape(shape, values);
+      this.manager.connection.logger.logQuery(shape.text, params);
+      return toSearchResult((await indexed.pool.query({ name: shape.name, text: shape.text, values: params })).rows);
+    }
+    return this.transaction((tx) => tx.search(shape, values), settings);
   }
 
   /** Runs a search shape with named values (scopeParameters, the filters, q, k, ...). */
@@ -396,4 +418,9 @@ export class MemoryAccess {
     }
     return this.manager.query(sql, [userId, ...params]);
   }
+}
+
+function sameSettings(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
+  const names = Object.keys(a);
+  return names.length === Object.keys(b).length && names.every((name) => b[name] === a[name]);
 }

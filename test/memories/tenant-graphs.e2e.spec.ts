@@ -1,0 +1,212 @@
+import { Client } from 'pg';
+
+import { TenantGraphMaintainer } from '../../src/database/tenant-graph-maintainer';
+import { existingTenantGraphs, reconcileTenantGraphs, tenantGraphName, type TenantScope } from '../../src/database/tenant-graphs';
+import { toVectorLiteral } from '../../src/database/vector';
+import { EmbeddingService } from '../../src/embeddings/embedding.service';
+import { VectorSearch } from '../../src/memories/vector-search';
+import { parseMemoryScope } from '../../src/common/scope/parse-memory-scope';
+import { newId, newUser } from '../support/ids';
+import { createTestApp, type TestApp } from '../support/test-app';
+import { isPostgresRun } from '../support/test-database';
+
+/**
+ * Tenant graphs (src/database/tenant-graphs.ts): a scope with at least TENANT_GRAPH_MIN_ROWS
+ * live memories gets a partial HNSW index of its own, built in the background after a search
+ * finds the scope above the exact-search limit; the HNSW plan then walks it, with visibility
+ * still decided by the statement's WHERE. Small numbers here: exact limit 10, graphs from 30.
+ */
+const WORDS = [
+  'kestrel', 'granite', 'harbor', 'lantern', 'orchid', 'copper', 'glacier', 'meadow', 'falcon', 'canyon', 'saffron', 'violin',
+  'tundra', 'beacon', 'walnut', 'quartz', 'lagoon', 'thistle', 'ember', 'marble', 'juniper', 'cobalt', 'prairie', 'sparrow',
+];
+const content = (seed: number, tag: string): string => {
+  const pick = (n: number) => WORDS[(seed * 7 + n * 13 + (seed >> 2)) % WORDS.length];
+  return `${tag} note ${seed}: the ${pick(1)} near the ${pick(2)} and ${pick(3)} by the ${pick(4)} ${seed * 37}`;
+};
+
+if (!isPostgresRun()) {
+  describe('tenant graphs on the embedded database', () => {
+    it('are off: the maintainer does nothing and large scopes still search through the HNSW plan', async () => {
+      const t = await createTestApp({ SEARCH_EXACT_SCOPE_LIMIT: '3', TENANT_GRAPH_MIN_ROWS: '4' });
+      try {
+        expect(t.app.get(TenantGraphMaintainer).enabled).toBe(false);
+        const scope = { user_id: newUser() };
+        for (let i = 0; i < 6; i++) {
+          const res = await t.http().post('/v1/memories/ingest/quick').send({ ...scope, skip_extraction: true, conversation: content(i, 'embedded') });
+          expect(res.body.memories_stored).toBe(1);
+        }
+        const res = await t.http().post('/v1/memories/search/fast').send({ ...scope, query: 'kestrel granite', limit: 100 });
+        expect(res.status).toBe(200);
+        expect(res.body.count).toBe(6);
+        expect(await t.app.get(TenantGraphMaintainer).pass('test')).toBeNull();
+      } finally {
+        await t.close();
+      }
+    });
+  });
+} else {
+  describe('tenant graphs (PostgreSQL)', () => {
+    let t: TestApp;
+    let direct: Client;
+    const userScope = { user_id: newUser() };
+    const ws = { user_id: userScope.user_id, workspace_id: newId() };
+    const agentX = newId();
+    const agentY = newId();
+    /** X's agent_only rows: agent Y must never get them, graph or not. */
+    const xPrivate: string[] = [];
+
+    const remember = async (scope: Record<string, unknown>, text: string, visibility?: string): Promise<string> => {
+      const res = await t
+        .http()
+        .post('/v1/memories/ingest/quick')
+        .send({ ...scope, ...(visibility ? { visibility } : {}), source_site: 'tenant-graph-tests', skip_extraction: true, conversation: text });
+      if (res.body.memories_stored !== 1) throw new Error(`not stored: ${JSON.stringify(res.body)}`);
+      return res.body.stored_memory_ids[0] as string;
+    };
+    const graphs = async () => existingTenantGraphs(direct);
+    const idxScans = async (name: string): Promise<number> => {
+      const { rows } = await direct.query<{ n: string }>('SELECT idx_scan AS n FROM pg_stat_user_indexes WHERE indexrelname = $1', [name]);
+      return Number(rows[0]?.n ?? 0);
+    };
+    const eventually = async (check: () => Promise<boolean>, what: string, ms = 30_000): Promise<void> => {
+      const until = Date.now() + ms;
+      while (!(await check())) {
+        if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    };
+    const exactIds = async (fields: Record<string, unknown>, query: string): Promise<string[]> => {
+      const vector = await t.app.get(EmbeddingService).embedQuery(query);
+      const rows = await t.app.get(VectorSearch).exactNearest(parseMemoryScope(fields), toVectorLiteral(vector), 100);
+      return (rows ?? []).map((r) => r.memory.id).sort();
+    };
+
+    beforeAll(async () => {
+      t = await createTestApp({ SEARCH_EXACT_SCOPE_LIMIT: '10', TENANT_GRAPH_MIN_ROWS: '30' });
+      direct = new Client({ connectionString: t.env.DATABASE_DIRECT_URL ?? t.env.DATABASE_URL });
+      await direct.connect();
+      for (let i = 0; i < 40; i++) await remember(userScope, content(i, 'personal'));
+      for (let i = 0; i < 20; i++) await remember({ ...ws, agent_id: agentX }, content(100 + i, 'shared'), 'workspace');
+      for (let i = 0; i < 12; i++) xPrivate.push(await remember({ ...ws, agent_id: agentX }, content(200 + i, 'private'), 'agent_only'));
+      for (let i = 0; i < 10; i++) await remember({ ...ws, agent_id: agentY }, content(300 + i, 'own'), 'workspace');
+    }, 120_000);
+    afterAll(async () => {
+      await direct?.end();
+      await t?.close();
+    });
+
+    it('a search of a large scope builds its graph in the background; the next searches walk it and answer as the exact plan does', async () => {
+      const name = tenantGraphName({ userId: userScope.user_id, workspaceId: null });
+      expect((await graphs()).has(name)).toBe(false);
+      const first = await t.http().post('/v1/memories/search/fast').send({ ...userScope, query: 'kestrel harbor', limit: 100 });
+      expect(first.status).toBe(200);
+      expect(first.body.count).toBe(40);
+
+      await eventually(async () => (await graphs()).get(name)?.valid === true, 'the user scope graph');
+      const { rows } = await direct.query<{ def: string }>('SELECT pg_get_indexdef(indexrelid) AS def FROM pg_index WHERE indexrelid = $1::regclass', [name]);
+      expect(rows[0].def).toContain('USING hnsw (embedding vector_cosine_ops)');
+      expect(rows[0].def).toContain(`user_id = '${userScope.user_id}'`);
+      expect(rows[0].def).toContain('workspace_id IS NULL');
+
+      const before = await idxScans(name);
+      const second = await t.http().post('/v1/memories/search/fast').send({ ...userScope, query: 'kestrel harbor', limit: 100 });
+      expect(second.body.memories.map((m: { id: string }) => m.id).sort()).toEqual(await exactIds(userScope, 'kestrel harbor'));
+      await eventually(async () => (await idxScans(name)) > before, 'a scan of the user scope graph');
+    }, 60_000);
+
+    it('a large-scope search is one statement on a direct connection (the indexed pool has the HNSW settings), a short transaction behind a pooler', async () => {
+      const logged: string[] = [];
+      const spy = jest
+        .spyOn(t.dataSource.logger, 'logQuery')
+        .mockImplementation((query: string, parameters?: unknown) => void logged.push(`${query} ${JSON.stringify(parameters ?? [])}`));
+      try {
+        const res = await t.http().post('/v1/memories/search/fast').send({ ...userScope, query: 'lantern orchid', limit: 5 });
+        expect(res.body.count).toBe(5);
+      } finally {
+        spy.mockRestore();
+      }
+      const search = logged.filter((q) => /^\s*WITH\b/.test(q));
+      expect(search).toHaveLength(1);
+      const direct = !t.env.DATABASE_DIRECT_URL && t.env.DATABASE_PREPARED_STATEMENTS;
+      expect(logged.some((q) => /set_config\(/.test(q) && q.includes('hnsw.ef_search'))).toBe(!direct);
+    });
+
+    it("a workspace graph: agent Y gets exactly what the exact plan gives it, never X's agent_only rows", async () => {
+      const asY = { ...ws, agent_id: agentY };
+      const name = tenantGraphName({ userId: ws.user_id, workspaceId: ws.workspace_id });
+      await t.http().post('/v1/memories/search/fast').send({ ...asY, query: 'granite meadow', limit: 100 });
+      await eventually(async () => (await graphs()).get(name)?.valid === true, 'the workspace graph');
+
+      const before = await idxScans(name);
+      for (const query of ['granite meadow', 'private note', 'copper falcon']) {
+        const res = await t.http().post('/v1/memories/search/fast').send({ ...asY, query, limit: 100 });
+        const ids: string[] = res.body.memories.map((m: { id: string }) => m.id);
+        expect(ids).toHaveLength(30);
+        expect(ids.filter((id) => xPrivate.includes(id))).toEqual([]);
+        expect([...ids].sort()).toEqual(await exactIds(asY, query));
+      }
+      await eventually(async () => (await idxScans(name)) > before, 'a scan of the workspace graph');
+      // X sees its own private rows through the same graph.
+      const asX = await t.http().post('/v1/memories/search/fast').send({ ...ws, agent_id: agentX, query: 'private note', limit: 100 });
+      expect(asX.body.memories.map((m: { id: string }) => m.id)).toEqual(expect.arrayContaining(xPrivate));
+    }, 60_000);
+
+    it('a scope under the threshold gets no graph; one that shrinks under half of it loses its graph', async () => {
+      const small = { user_id: newUser() };
+      for (let i = 0; i < 12; i++) await remember(small, content(400 + i, 'small'));
+      expect((await t.http().post('/v1/memories/search/fast').send({ ...small, query: 'kestrel', limit: 5 })).body.count).toBe(5);
+      await t.app.get(TenantGraphMaintainer).pass('test');
+      expect((await graphs()).has(tenantGraphName({ userId: small.user_id, workspaceId: null }))).toBe(false);
+
+      const shrinking = { user_id: newUser() };
+      const ids: string[] = [];
+      for (let i = 0; i < 31; i++) ids.push(await remember(shrinking, content(500 + i, 'shrinking')));
+      const scope: TenantScope = { userId: shrinking.user_id, workspaceId: null };
+      await t.app.get(TenantGraphMaintainer).pass('test');
+      expect((await graphs()).get(tenantGraphName(scope))?.valid).toBe(true);
+      // 31 -> 16 live rows: still at least half of 30, kept (no rebuild churn at the line)
+      for (const id of ids.slice(0, 15)) expect((await t.http().delete(`/v1/memories/${id}`).query(shrinking)).status).toBe(200);
+      await t.app.get(TenantGraphMaintainer).pass('test');
+      expect((await graphs()).has(tenantGraphName(scope))).toBe(true);
+      // 16 -> 14: dropped
+      for (const id of ids.slice(15, 17)) expect((await t.http().delete(`/v1/memories/${id}`).query(shrinking)).status).toBe(200);
+      await t.app.get(TenantGraphMaintainer).pass('test');
+      expect((await graphs()).has(tenantGraphName(scope))).toBe(false);
+      // and its searches still answer, through the partition's graph
+      const res = await t.http().post('/v1/memories/search/fast').send({ ...shrinking, query: 'kestrel', limit: 100 });
+      expect(res.body.count).toBe(14);
+    }, 90_000);
+
+    it('an index left invalid by a failed concurrent build is dropped and rebuilt', async () => {
+      const name = tenantGraphName({ userId: userScope.user_id, workspaceId: null });
+      await direct.query('UPDATE pg_index SET indisvalid = false WHERE indexrelid = $1::regclass', [name]);
+      expect((await graphs()).get(name)?.valid).toBe(false);
+      const result = await reconcileTenantGraphs(direct, { minRows: 30 });
+      expect(result.dropped).toContain(name);
+      expect(result.built).toContain(name);
+      expect((await graphs()).get(name)?.valid).toBe(true);
+    }, 60_000);
+
+    it('one instance reconciles at a time: another pass waits its turn (ran: false) while the lock is held', async () => {
+      const other = new Client({ connectionString: t.env.DATABASE_DIRECT_URL ?? t.env.DATABASE_URL });
+      await other.connect();
+      try {
+        await other.query('SELECT pg_advisory_lock(7163700160)');
+        expect(await reconcileTenantGraphs(direct, { minRows: 30 })).toMatchObject({ ran: false, built: [], dropped: [] });
+        await other.query('SELECT pg_advisory_unlock(7163700160)');
+        expect((await reconcileTenantGraphs(direct, { minRows: 30 })).ran).toBe(true);
+      } finally {
+        await other.end();
+      }
+    });
+
+    it('TENANT_GRAPH_MIN_ROWS=0 drops them all, and searches go on through the partition graph', async () => {
+      const result = await reconcileTenantGraphs(direct, { minRows: 0 });
+      expect(result.dropped.length).toBeGreaterThanOrEqual(2);
+      expect((await graphs()).size).toBe(0);
+      const res = await t.http().post('/v1/memories/search/fast').send({ ...ws, agent_id: agentY, query: 'granite meadow', limit: 100 });
+      expect(res.body.count).toBe(30);
+    });
+  });
+}
