@@ -26,7 +26,7 @@ export async function openDatabaseTarget(env: AppEnv): Promise<DatabaseTarget> {
       description: `${url.hostname}:${url.port || 5432}${url.pathname}`,
     };
   }
-  const embedded = await startEmbeddedPostgres({ dataDir: env.DATA_DIR });
+  const embedded = await startEmbeddedPostgres({ dataDir: env.DATA_DIR, sharedBuffers: env.EMBEDDED_SHARED_BUFFERS });
   return { kind: 'embedded', embedded, description: `embedded PGlite in ${embedded.dataDir}` };
 }
 

@@ -30,6 +30,12 @@ export interface EmbeddedPostgresOptions {
   /** Load pgvector into the embedded server (default true). False exists for tests of the missing-extension path. */
   withVector?: boolean;
   maxConnections?: number;
+  /**
+   * shared_buffers of the embedded server (EMBEDDED_SHARED_BUFFERS). PGlite's buffer pool is
+   * WebAssembly memory inside the service process, which grows as it fills and is never given
+   * back: PostgreSQL's 128MB default shows up in the service's RSS.
+   */
+  sharedBuffers?: string;
 }
 
 const SOCKET_PORT = 5432;
@@ -42,7 +48,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
   let db: PGlite;
   try {
-    db = await PGlite.create({ dataDir, extensions });
+    db = await PGlite.create({ dataDir, extensions, postgresqlconf: options.sharedBuffers ? [`shared_buffers=${options.sharedBuffers}`] : undefined });
   } catch (error) {
     throw new Error(
       `Cannot open the embedded database in ${dataDir}: ${(error as Error).message}. ` +

@@ -146,6 +146,11 @@ export const ENV_SCHEMA = {
     example: '',
   },
   DATA_DIR: { description: 'Where the embedded database keeps its files (when DATABASE_URL is unset)', default: './data', parse: str },
+  EMBEDDED_SHARED_BUFFERS: {
+    description: 'shared_buffers of the embedded database (no DATABASE_URL): its buffer pool lives in the service process and counts in its RSS',
+    default: '64MB',
+    parse: memorySize,
+  },
   DATABASE_POOL_SIZE: { description: 'Maximum connections in the database pool', default: 10, parse: int(1, 200) },
   DATABASE_PREPARED_STATEMENTS: {
     description: 'Run the hot search statements as named prepared statements (planned once per connection); off by itself behind a pooler (DATABASE_DIRECT_URL set) and on the embedded database; set false behind PgBouncer < 1.21 without DATABASE_DIRECT_URL',
