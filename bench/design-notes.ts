@@ -65,9 +65,16 @@ Measured first; the tables below (re-measured on every run) are the evidence.
   the HNSW index and its approximation. It reads at most 3,001 scope rows and counts them in the
   same statement (\`count(*) OVER ()\` over a \`LIMIT 3001\` subquery): one round trip, no
   transaction, and a larger scope is detected without a separate count.
-- *HNSW*, for larger scopes: in a short transaction, \`set_config(..., true)\` (= SET LOCAL)
-  sets \`hnsw.iterative_scan = relaxed_order\`, \`hnsw.ef_search = 200\` (\`SEARCH_HNSW_EF_SEARCH\`),
-  \`hnsw.max_scan_tuples = 20000\`, \`enable_sort = off\` and \`jit = off\`; an inner query
+- *HNSW*, for larger scopes, with \`hnsw.iterative_scan = relaxed_order\`, \`hnsw.ef_search = 200\`
+  (\`SEARCH_HNSW_EF_SEARCH\`), \`hnsw.max_scan_tuples = 20000\`, \`enable_sort = off\`, \`jit = off\`
+  and \`plan_cache_mode = force_custom_plan\`: on a direct connection they are the session
+  settings of a pool of their own (startup options), so the search is one named statement; behind
+  a pooler and on the embedded database, \`set_config(..., true)\` (= SET LOCAL) sets them in a
+  short transaction (the in-database tables below time that form). The statement walks the
+  scope's **tenant graph** when it has one (a partial HNSW index whose predicate is exactly the
+  scope's rows, built in the background for scopes of at least \`TENANT_GRAPH_MIN_ROWS\`, 3,000;
+  docs/scaling.md; planned with the caller's values so PostgreSQL can prove the predicate), else
+  the partition's graph. An inner query
   \`ORDER BY embedding <=> q LIMIT k + 90\` (at least 2k) over the scope (over-fetch), an outer query
   re-sorts those candidates by their exact distance and keeps k (ordering by \`distance + 0\`:
   ordered by plain \`distance\`, the planner takes the relaxed-order output for sorted and
@@ -109,7 +116,8 @@ from 0.965 to 1.000 and its HNSW query from 13.8 to 9.7 ms, the HNSW build from 
 user's other memories, close to it in the graph. The
 evidence for partitioning is therefore the cost per query and per build, more than recall.
 List partitions for the very largest users were the alternative: they need a partition
-created and rows moved as a user grows; hash partitions need no upkeep. The primary key
+created and rows moved as a user grows; hash partitions need no upkeep. Tenant graphs (round
+two, below) give a large scope a graph of its own without moving a row. The primary key
 becomes (id, user_id) and grants reference (memory_id, user_id).
 
 **Full-text candidates** (\`textMatches\`, for \`search\`): the scoped subquery ranks the matches

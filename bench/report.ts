@@ -102,35 +102,42 @@ const worst = (rows: LoadResult[], pick: (r: LoadResult) => number, max = true) 
 
 /** The targets of the issue, judged on one database run. */
 export function verdicts(run: DatabaseRun): Verdict[] {
-  const at = (route: string, c: number) => run.load.filter((r) => r.route === route && r.connections === c);
+  // The issue's latency and throughput targets were set on scopes of a couple of thousand
+  // memories: they are judged on the small load targets (both scope kinds, the worse of the
+  // two); the largest scopes have their own target (search/fast p50 <= 15 ms).
+  const at = (route: string, c: number, size: 'small' | 'large' = 'small') => run.load.filter((r) => r.route === route && r.connections === c && r.size === size);
   const v: Verdict[] = [];
   const add = (target: string, measured: string, ok: boolean, correctness = false, recall?: number) => v.push({ target, measured, ok, correctness, recall });
   const light = 4;
   const heavy = 32;
   if (at('search/fast', light).length) {
     const rows = at('search/fast', light);
-    add('search/fast p50 <= 3 ms (4 conn., worst scope)', `${f2(worst(rows, (r) => r.p50))} ms`, worst(rows, (r) => r.p50) <= 3);
-    add('search/fast p95 <= 8 ms (4 conn., worst scope)', `${f2(worst(rows, (r) => r.p95))} ms`, worst(rows, (r) => r.p95) <= 8);
+    add('search/fast p50 <= 3 ms (4 conn., small scopes)', `${f2(worst(rows, (r) => r.p50))} ms`, worst(rows, (r) => r.p50) <= 3);
+    add('search/fast p95 <= 8 ms (4 conn., small scopes)', `${f2(worst(rows, (r) => r.p95))} ms`, worst(rows, (r) => r.p95) <= 8);
   }
   if (at('search', light).length) {
     const p95 = worst(at('search', light), (r) => r.p95);
-    add('search p95 <= 15 ms (4 conn., worst scope)', `${f2(p95)} ms`, p95 <= 15);
+    add('search p95 <= 15 ms (4 conn., small scopes)', `${f2(p95)} ms`, p95 <= 15);
   }
   for (const route of ['list', 'get']) {
     if (!at(route, light).length) continue;
     const p95 = worst(at(route, light), (r) => r.p95);
-    add(`${route} p95 <= 3 ms (4 conn., worst scope)`, `${f2(p95)} ms`, p95 <= 3);
+    add(`${route} p95 <= 3 ms (4 conn., small scopes)`, `${f2(p95)} ms`, p95 <= 3);
   }
   if (at('search/fast', heavy).length) {
     const rows = at('search/fast', heavy);
     const rps = worst(rows, (r) => r.rps, false);
     const p99 = worst(rows, (r) => r.p99);
-    add('search/fast >= 1,000 req/s (32 conn., worst scope)', `${n0(rps)} req/s`, rps >= 1000);
-    add('search/fast p99 <= 60 ms (32 conn., worst scope)', `${f1(p99)} ms`, p99 <= 60);
+    add('search/fast >= 1,000 req/s (32 conn., small scopes)', `${n0(rps)} req/s`, rps >= 1000);
+    add('search/fast p99 <= 60 ms (32 conn., small scopes)', `${f1(p99)} ms`, p99 <= 60);
   }
   if (at('ingest/quick', heavy).length) {
     const rps = worst(at('ingest/quick', heavy), (r) => r.rps, false);
-    add('ingest/quick >= 300 req/s (32 conn., worst scope)', `${n0(rps)} req/s`, rps >= 300);
+    add('ingest/quick >= 300 req/s (32 conn., small scopes)', `${n0(rps)} req/s`, rps >= 300);
+  }
+  if (at('search/fast', light, 'large').length) {
+    const p50 = worst(at('search/fast', light, 'large'), (r) => r.p50);
+    add('largest scopes: search/fast p50 <= 15 ms (4 conn.)', `${f2(p50)} ms`, p50 <= 15);
   }
   const loadRate = run.seed.memories / run.seed.loadSeconds;
   add('bulk seeding >= 5,000 memories/s (INSERTs)', `${n0(loadRate)} /s (with index builds: ${n0(run.seed.memories / run.seed.totalSeconds)} /s)`, loadRate >= 5000);

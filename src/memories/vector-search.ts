@@ -12,8 +12,8 @@ import type { LessonGate, LessonHit, SearchStatementResult } from '../database/a
 import { toVectorLiteral } from '../database/vector';
 import { scopeParameters, scopeShapeKey, type AccessPurpose } from '../database/visibility';
 import type { AppEnv } from '../env/env.schema';
-import { ExpiringSet } from '../common/expiring-set';
-import { bm25Parameters, bm25Statement } from './bm25-sql';
+import { ExpiringMap, ExpiringSet } from '../common/expiring-set';
+import { bm25Parameters, bm25Statement, type Bm25Population } from './bm25-sql';
 import type { MemoryEntity } from './memory.entity';
 
 export interface SearchFilters {
@@ -65,6 +65,8 @@ export class VectorSearch {
   private tuning: VectorSearchTuning;
   /** Scope keys (scope + filters + purpose) known to exceed the exact scope limit. */
   private readonly largeScopes = new ExpiringSet(LARGE_SCOPE_TTL_MS, 10_000);
+  /** Full-text population statistics (N, avgdl) of large scopes, by scope key (textMatches). */
+  private readonly textPopulations = new ExpiringMap<Bm25Population>(LARGE_SCOPE_TTL_MS, 10_000);
 
   constructor(
     private readonly access: MemoryAccess,
@@ -251,12 +253,18 @@ export class VectorSearch {
       const bm25 = bm25Statement(matches, population, words, words.join(' | '), k);
       return { bm25: bm25.sql, parameters: bm25.parameters };
     });
-    return this.access.textSearch(shape, {
+    // A large scope's N and average length are reused for a minute (bm25-sql.ts,
+    // Bm25Population): reading every visible row for them was most of its full-text cost.
+    const key = scopeKey(scope, filters, 'read');
+    const large = this.largeScopes.has(key);
+    const result = await this.access.textSearch(shape, {
       ...scopeParameters(scope),
       ...filterParameters(scope, filters),
-      ...bm25Parameters(words, k),
+      ...bm25Parameters(words, k, undefined, large ? (this.textPopulations.get(key) ?? null) : null),
       q: toVectorLiteral(embedding),
     });
+    if (large && result.population && this.textPopulations.get(key) === undefined) this.textPopulations.set(key, result.population);
+    return result.rows;
   }
 }
 

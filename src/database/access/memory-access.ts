@@ -12,7 +12,7 @@ import { EpisodeEntity } from '../../memories/episode.entity';
 import { MemoryEntity } from '../../memories/memory.entity';
 import { applyMemoryScope, scopeParameters, scopeShapeKey, type AccessPurpose } from '../visibility';
 import { RECORD_SELECT, toRecordRow, type MemoryRecordRow } from './record-statement';
-import { searchStatementSql, textStatementSql, toSearchResult, toTextRows, type SearchStatementResult, type TextStatementRow } from './search-statement';
+import { searchStatementSql, textStatementSql, toSearchResult, toTextResult, type SearchStatementResult, type TextStatementResult } from './search-statement';
 import { bindShape, renderShape, ShapeCache, type StatementShape } from './statement-shape';
 
 export type NewMemory = Omit<MemoryEntity, 'deletedAt' | 'expiredAt' | 'supersededBy'>;
@@ -188,8 +188,8 @@ export class MemoryAccess {
   }
 
   /** Runs a text shape with named values. */
-  async textSearch(shape: StatementShape, values: ObjectLiteral): Promise<TextStatementRow[]> {
-    return toTextRows(await this.run(shape, bindShape(shape, values)));
+  async textSearch(shape: StatementShape, values: ObjectLiteral): Promise<TextStatementResult> {
+    return toTextResult(await this.run(shape, bindShape(shape, values)));
   }
 
   /**

@@ -94,7 +94,7 @@ SELECT ${keyColumn} AS key_live, ${lessonColumn} AS lessons, r.*
  * with each row's vector distance to the query. Rendered once per shape by MemoryAccess.
  */
 export function textStatementSql(bm25: string): string {
-  return `SELECT ${MEMORY_COLUMNS.map((c) => `m.${c}`).join(', ')}, c.text_rank AS text_rank, m.embedding <=> CAST(:q AS vector) AS distance
+  return `SELECT ${MEMORY_COLUMNS.map((c) => `m.${c}`).join(', ')}, c.text_rank AS text_rank, c.bm25_n AS bm25_n, c.bm25_avgdl AS bm25_avgdl, m.embedding <=> CAST(:q AS vector) AS distance
   FROM (${bm25}) c JOIN memories m ON m.id = c.id AND m.user_id = :vis_userId
  ORDER BY c.text_rank DESC, m.id`;
 }
@@ -105,8 +105,18 @@ export interface TextStatementRow {
   textRank: number;
 }
 
-export function toTextRows(rows: (Row & { text_rank: number })[]): TextStatementRow[] {
-  return rows.map((r) => ({ memory: toMemory(r), distance: Number(r.distance), textRank: Number(r.text_rank) }));
+/** The text statement's rows, and the population statistics (N, avgdl) it ranked with (null without rows). */
+export interface TextStatementResult {
+  rows: TextStatementRow[];
+  population: { n: number; avgdl: number } | null;
+}
+
+export function toTextResult(rows: (Row & { text_rank: number; bm25_n: number | null; bm25_avgdl: number | null })[]): TextStatementResult {
+  const first = rows[0];
+  return {
+    rows: rows.map((r) => ({ memory: toMemory(r), distance: Number(r.distance), textRank: Number(r.text_rank) })),
+    population: first && first.bm25_n !== null && first.bm25_avgdl !== null ? { n: Number(first.bm25_n), avgdl: Number(first.bm25_avgdl) } : null,
+  };
 }
 
 type Row = { key_live: boolean | null; lessons: LessonHit[] | null; distance: number | null; candidate_rows: string | null } & MemoryRow;
