@@ -5,7 +5,7 @@ import { Client } from 'pg';
 import { ExpiringSet } from '../common/expiring-set';
 import type { AppConfig } from '../env/app-config';
 import { DATABASE_TARGET, type DatabaseTarget } from './database-target';
-import { reconcileTenantGraphs, tenantGraphName, type ReconcileResult, type TenantScope } from './tenant-graphs';
+import { existingTenantGraphs, reconcileTenantGraphs, tenantGraphName, type ReconcileResult, type TenantScope } from './tenant-graphs';
 
 /** The first pass runs this long after boot, so that start-up and readiness come first. */
 const FIRST_PASS_DELAY_MS = 15_000;
@@ -52,10 +52,36 @@ export class TenantGraphMaintainer implements OnApplicationBootstrap, OnApplicat
     return this.target.kind === 'postgres' && this.minRows > 0 && this.intervalMs > 0;
   }
 
-  onApplicationBootstrap(): void {
+  /**
+   * Whether `scope` had a graph of its own at the last pass (or at boot). Searches use it only
+   * to size their over-fetch (VectorSearch): a stale answer costs a little speed or recall,
+   * never a wrong row, since the statement's WHERE decides what is seen.
+   */
+  hasGraph(scope: TenantScope): boolean {
+    return this.graphs.size > 0 && this.graphs.has(tenantGraphName(scope));
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.target.kind !== 'postgres' || this.minRows === 0) return;
+    // The graphs already there (also with the interval at 0, where `npm run db:tenant-graphs`
+    // builds them), so searches know them before the first pass.
+    await this.loadGraphs().catch((error: Error) => this.logger.warn(`could not list the tenant graphs: ${error.message}`));
     if (!this.enabled) return;
     this.timer = setTimeout(() => this.periodic(), FIRST_PASS_DELAY_MS);
     this.timer.unref();
+  }
+
+  private async loadGraphs(): Promise<void> {
+    if (this.target.kind !== 'postgres') return;
+    const client = new Client({ connectionString: this.target.directUrl, application_name: 'atrium-tenant-graphs' });
+    client.on('error', () => undefined);
+    await client.connect();
+    try {
+      const graphs = await existingTenantGraphs(client);
+      this.graphs = new Set([...graphs.values()].filter((g) => g.valid).map((g) => g.name));
+    } finally {
+      await client.end().catch(() => undefined);
+    }
   }
 
   /**

@@ -19,7 +19,7 @@ describe('BM25 population statistics of large scopes', () => {
     const res = await t.http().post('/v1/memories/ingest/quick').send({ ...scope, source_site: 'test', conversation: text, skip_extraction: true });
     expect(res.body.memories_stored).toBe(1);
   };
-  const scores = async (search: VectorSearch): Promise<[string, number][]> =>
+  const scores = async (search: VectorSearch): Promise<[string, number | undefined][]> =>
     (await search.textMatches(parseMemoryScope(scope), ['ferry', 'harbour'], zero(), 100)).map((r) => [r.memory.id, r.textRank]);
 
   beforeAll(async () => {

@@ -7,7 +7,7 @@ import { EmbeddingService } from '../../src/embeddings/embedding.service';
 import { VectorSearch } from '../../src/memories/vector-search';
 import { parseMemoryScope } from '../../src/common/scope/parse-memory-scope';
 import { newId, newUser } from '../support/ids';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { createSecondInstance, createTestApp, type TestApp } from '../support/test-app';
 import { isPostgresRun } from '../support/test-database';
 
 /**
@@ -128,6 +128,9 @@ if (!isPostgresRun()) {
       }
       const search = logged.filter((q) => /^\s*WITH\b/.test(q));
       expect(search).toHaveLength(1);
+      // the scope has its own graph, so the over-fetch is k + 30 (35 candidates for 5), not k + 90
+      expect(t.app.get(TenantGraphMaintainer).hasGraph({ userId: userScope.user_id, workspaceId: null })).toBe(true);
+      expect(JSON.parse(search[0].slice(search[0].lastIndexOf(' ['))) as unknown[]).toContain(35);
       const direct = !t.env.DATABASE_DIRECT_URL && t.env.DATABASE_PREPARED_STATEMENTS;
       expect(logged.some((q) => /set_config\(/.test(q) && q.includes('hnsw.ef_search'))).toBe(!direct);
     });
@@ -151,6 +154,18 @@ if (!isPostgresRun()) {
       const asX = await t.http().post('/v1/memories/search/fast').send({ ...ws, agent_id: agentX, query: 'private note', limit: 100 });
       expect(asX.body.memories.map((m: { id: string }) => m.id)).toEqual(expect.arrayContaining(xPrivate));
     }, 60_000);
+
+    it('an instance that does not reconcile (TENANT_GRAPH_INTERVAL_S=0) still knows the graphs at boot', async () => {
+      const second = await createSecondInstance(t, { TENANT_GRAPH_MIN_ROWS: '30', TENANT_GRAPH_INTERVAL_S: '0', SEARCH_EXACT_SCOPE_LIMIT: '10' });
+      try {
+        const maintainer = second.app.get(TenantGraphMaintainer);
+        expect(maintainer.enabled).toBe(false);
+        expect(maintainer.hasGraph({ userId: userScope.user_id, workspaceId: null })).toBe(true);
+        expect(maintainer.hasGraph({ userId: newUser(), workspaceId: null })).toBe(false);
+      } finally {
+        await second.close();
+      }
+    });
 
     it('a scope under the threshold gets no graph; one that shrinks under half of it loses its graph', async () => {
       const small = { user_id: newUser() };
