@@ -7,7 +7,7 @@ import type { DatabaseKind } from './database';
 import type { CrossoverRow, EfRow } from './crossover';
 import { DESIGN_NOTES } from './design-notes';
 import { KEY_NOTES } from './identity-notes';
-import { ROUND_TWO_MORE_NOTES, ROUND_TWO_NOTES } from './round-two-notes';
+import { LARGE_SCOPE_NOTES, ROUND_TWO_MORE_NOTES, ROUND_TWO_NOTES } from './round-two-notes';
 import { idleCapacity, type LoadResult, type Target } from './load';
 import type { ExplainedPlan } from './plans';
 import type { RecallResult } from './recall';
@@ -345,6 +345,7 @@ export function renderReport(machine: Machine, runs: DatabaseRun[]): string {
   out.push(DESIGN_NOTES);
   out.push(ROUND_TWO_NOTES);
   out.push(ROUND_TWO_MORE_NOTES);
+  out.push(LARGE_SCOPE_NOTES);
   out.push('');
   for (const run of runs) {
     out.push(renderRun(run));

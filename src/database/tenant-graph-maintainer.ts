@@ -11,6 +11,8 @@ import { existingTenantGraphs, reconcileTenantGraphs, tenantGraphName, type Reco
 const FIRST_PASS_DELAY_MS = 15_000;
 /** A scope found large by a search triggers a pass this soon (several such scopes share it). */
 const ON_DEMAND_DELAY_MS = 5_000;
+/** A pass gives up on a database that does not answer within this time (it tries again at the next one). */
+const CONNECT_TIMEOUT_MS = 5_000;
 /** A large scope that did not get a graph (under the threshold) does not trigger another pass for this long. */
 const RECHECK_MS = 10 * 60_000;
 
@@ -35,6 +37,7 @@ export class TenantGraphMaintainer implements OnApplicationBootstrap, OnApplicat
   private timer: NodeJS.Timeout | null = null;
   private soon: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
+  private loading: Promise<void> | null = null;
   private client: Client | null = null;
   private stopping = false;
 
@@ -61,11 +64,12 @@ export class TenantGraphMaintainer implements OnApplicationBootstrap, OnApplicat
     return this.graphs.size > 0 && this.graphs.has(tenantGraphName(scope));
   }
 
-  async onApplicationBootstrap(): Promise<void> {
+  onApplicationBootstrap(): void {
     if (this.target.kind !== 'postgres' || this.minRows === 0) return;
     // The graphs already there (also with the interval at 0, where `npm run db:tenant-graphs`
     // builds them), so searches know them before the first pass.
-    await this.loadGraphs().catch((error: Error) => this.logger.warn(`could not list the tenant graphs: ${error.message}`));
+    // Not awaited: boot never waits on it (a search before it lands only over-fetches more).
+    this.loading = this.loadGraphs().catch((error: Error) => this.logger.warn(`could not list the tenant graphs: ${error.message}`));
     if (!this.enabled) return;
     this.timer = setTimeout(() => this.periodic(), FIRST_PASS_DELAY_MS);
     this.timer.unref();
@@ -73,7 +77,7 @@ export class TenantGraphMaintainer implements OnApplicationBootstrap, OnApplicat
 
   private async loadGraphs(): Promise<void> {
     if (this.target.kind !== 'postgres') return;
-    const client = new Client({ connectionString: this.target.directUrl, application_name: 'atrium-tenant-graphs' });
+    const client = new Client({ connectionString: this.target.directUrl, application_name: 'atrium-tenant-graphs', connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     client.on('error', () => undefined);
     await client.connect();
     try {
@@ -128,7 +132,7 @@ export class TenantGraphMaintainer implements OnApplicationBootstrap, OnApplicat
     for (const timer of [this.timer, this.soon]) if (timer) clearTimeout(timer);
     const client = this.client;
     if (client && this.running) await cancelBackend(this.target, client);
-    await this.running;
+    await Promise.all([this.running, this.loading]);
   }
 
   private periodic(): void {
@@ -141,7 +145,7 @@ export class TenantGraphMaintainer implements OnApplicationBootstrap, OnApplicat
 
   private async reconcile(reason: string): Promise<ReconcileResult | null> {
     if (this.target.kind !== 'postgres') return null;
-    const client = new Client({ connectionString: this.target.directUrl, application_name: 'atrium-tenant-graphs' });
+    const client = new Client({ connectionString: this.target.directUrl, application_name: 'atrium-tenant-graphs', connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     client.on('error', (error) => this.logger.warn(`tenant graph connection error: ${error.message}`));
     await client.connect();
     this.client = client;
@@ -172,7 +176,7 @@ async function cancelBackend(target: DatabaseTarget, client: Client): Promise<vo
   if (target.kind !== 'postgres') return;
   const pid = (client as Client & { processID?: number }).processID;
   if (!pid) return;
-  const canceller = new Client({ connectionString: target.directUrl });
+  const canceller = new Client({ connectionString: target.directUrl, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   try {
     await canceller.connect();
     await canceller.query('SELECT pg_cancel_backend($1)', [pid]);

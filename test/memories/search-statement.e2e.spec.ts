@@ -174,8 +174,10 @@ describe('named search statements', () => {
       const client = await pool.connect();
       try {
         const plan = await client.query<{ 'QUERY PLAN': string }>(
-          // $1 q, $2 user, $3 tsquery, $4 words, $5 k: the order in which the text names them
-          `EXPLAIN (COSTS OFF) EXECUTE ${prepared.rows[0].name}(${[toVectorLiteral(vector), userId, 'kiln', 'kiln', 10].map((v) => client.escapeLiteral(String(v))).join(', ')})`,
+          // $1 q, $2 user, $3 tsquery, $4 words, $5 N and $6 avgdl (NULL: computed), $7 k: the order in which the text names them
+          `EXPLAIN (COSTS OFF) EXECUTE ${prepared.rows[0].name}(${[toVectorLiteral(vector), userId, 'kiln', 'kiln', null, null, 10]
+            .map((v) => (v === null ? 'NULL' : client.escapeLiteral(String(v))))
+            .join(', ')})`,
         );
         const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
         expect(text).toMatch(/Subplans Removed: 15/);
