@@ -16,7 +16,7 @@ import { resolve } from 'node:path';
 
 import { loadTargets } from './callers';
 import { planCorpus } from './corpus';
-import { createBenchDatabase } from './database';
+import { createBenchDatabase, removeLoadRows } from './database';
 import { ROUTES, runLoad, warmUp, type Caller, type LoadResult, type Route } from './load';
 import { startServer } from './server';
 
@@ -103,9 +103,7 @@ async function main(): Promise<void> {
   const db = await createBenchDatabase('postgres', process.env.DATABASE_URL, 384, o.reuse);
   const { dataSource } = await db.open();
   // Rows earlier ingest runs added would grow the callers' scopes from run to run.
-  await dataSource.query("DELETE FROM memories WHERE source_site = 'bench.load'");
-  await dataSource.query("DELETE FROM episodes WHERE source_site = 'bench.load'");
-  await dataSource.query('VACUUM ANALYZE memories');
+  await removeLoadRows(dataSource);
   const target = (await loadTargets(dataSource, plan)).find((t) => `${t.scope}/${t.size}` === o.target);
   await db.closeConnections();
   if (!target) throw new Error(`no target ${o.target}`);

@@ -114,3 +114,21 @@ async function openDataSource(target: DatabaseTarget, env: AppEnv, recorder?: Ty
   await prepareDatabase(dataSource, { where: target.description, embeddingDimensions: env.EMBEDDING_DIMENSIONS, embeddingIdentity: configuredIdentity(env) });
   return dataSource;
 }
+
+/**
+ * Removes what earlier load runs wrote (ingest/quick rows and episodes) from a kept corpus and
+ * vacuums: without this, the callers' scopes grow from run to run. The VACUUM runs without
+ * the service's statement timeout (at 1M memories it takes longer).
+ */
+export async function removeLoadRows(ds: DataSource): Promise<void> {
+  await ds.query("DELETE FROM memories WHERE source_site = 'bench.load'");
+  await ds.query("DELETE FROM episodes WHERE source_site = 'bench.load'");
+  const runner = ds.createQueryRunner();
+  try {
+    await runner.query('SET statement_timeout = 0');
+    await runner.query('VACUUM ANALYZE memories');
+    await runner.query('RESET statement_timeout');
+  } finally {
+    await runner.release();
+  }
+}

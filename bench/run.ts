@@ -35,7 +35,7 @@ import {
 } from './callers';
 import { planCorpus, type CorpusPlan } from './corpus';
 import { measureCrossover, measureEfSearch } from './crossover';
-import { createBenchDatabase, type DatabaseKind } from './database';
+import { createBenchDatabase, removeLoadRows, type DatabaseKind } from './database';
 import { ROUTES, runLoad, warmUp, type LoadResult } from './load';
 import { explainRecorded, QueryRecorder, type ExplainedPlan } from './plans';
 import { buildCase, countVisible, measureRecall, type RecallCase, type RecallResult } from './recall';
@@ -336,17 +336,7 @@ async function reusedSeed(ds: DataSource, corpusKey: string): Promise<SeedResult
   if (rows.length !== 1 || rows[0].corpus !== corpusKey) {
     throw new Error(`--reuse: the database holds corpus ${rows[0]?.corpus ?? '(none)'}, not ${corpusKey}`);
   }
-  await ds.query("DELETE FROM memories WHERE source_site = 'bench.load'");
-  await ds.query("DELETE FROM episodes WHERE source_site = 'bench.load'");
-  // after load runs this can take longer than the service's statement timeout
-  const runner = ds.createQueryRunner();
-  try {
-    await runner.query('SET statement_timeout = 0');
-    await runner.query('VACUUM ANALYZE memories');
-    await runner.query('RESET statement_timeout');
-  } finally {
-    await runner.release();
-  }
+  await removeLoadRows(ds);
   return rows[0].seed;
 }
 
