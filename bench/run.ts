@@ -305,7 +305,6 @@ async function buildTenantGraphs(url: string | undefined, minRows: number): Prom
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query("SELECT set_config('statement_timeout', '0', false)");
     await client.query('SET max_parallel_maintenance_workers = 2');
     const started = performance.now();
     const result = await reconcileTenantGraphs(client, {

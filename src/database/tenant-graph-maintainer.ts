@@ -77,8 +77,7 @@ export class TenantGraphMaintainer implements OnApplicationBootstrap, OnApplicat
 
   private async loadGraphs(): Promise<void> {
     if (this.target.kind !== 'postgres') return;
-    const client = new Client({ connectionString: this.target.directUrl, application_name: 'atrium-tenant-graphs', connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
-    client.on('error', () => undefined);
+    const client = directClient(this.target.directUrl, this.logger);
     await client.connect();
     try {
       const graphs = await existingTenantGraphs(client);
@@ -145,12 +144,10 @@ export class TenantGraphMaintainer implements OnApplicationBootstrap, OnApplicat
 
   private async reconcile(reason: string): Promise<ReconcileResult | null> {
     if (this.target.kind !== 'postgres') return null;
-    const client = new Client({ connectionString: this.target.directUrl, application_name: 'atrium-tenant-graphs', connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
-    client.on('error', (error) => this.logger.warn(`tenant graph connection error: ${error.message}`));
+    const client = directClient(this.target.directUrl, this.logger);
     await client.connect();
     this.client = client;
     try {
-      await client.query("SELECT set_config('statement_timeout', '0', false)");
       const result = await reconcileTenantGraphs(client, {
         minRows: this.minRows,
         maintenanceWorkMem: this.buildMemory,
@@ -171,12 +168,19 @@ export class TenantGraphMaintainer implements OnApplicationBootstrap, OnApplicat
   }
 }
 
+/** A connection of the maintainer's own, straight to the server (DATABASE_DIRECT_URL), never from the request pool. */
+function directClient(url: string, logger: Logger | null): Client {
+  const client = new Client({ connectionString: url, application_name: 'atrium-tenant-graphs', connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  client.on('error', (error) => logger?.warn(`tenant graph connection error: ${error.message}`));
+  return client;
+}
+
 /** Cancels what `client`'s backend is running (a build at shutdown): it leaves an invalid index, which the next pass drops. */
 async function cancelBackend(target: DatabaseTarget, client: Client): Promise<void> {
   if (target.kind !== 'postgres') return;
   const pid = (client as Client & { processID?: number }).processID;
   if (!pid) return;
-  const canceller = new Client({ connectionString: target.directUrl, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  const canceller = directClient(target.directUrl, null);
   try {
     await canceller.connect();
     await canceller.query('SELECT pg_cancel_backend($1)', [pid]);

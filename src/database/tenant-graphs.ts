@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 
 import { Client, escapeIdentifier, escapeLiteral } from 'pg';
 
+import type { MemoryScope } from '../common/scope/memory-scope';
+
 /**
  * Tenant graphs: a dedicated HNSW graph for each very large scope.
  *
@@ -81,6 +83,11 @@ export interface ReconcileResult {
   kept: string[];
 }
 
+/** The rows a tenant graph would cover for a caller's scope: its user's personal memories, or its workspace. */
+export function tenantScopeOf(scope: MemoryScope): TenantScope {
+  return { userId: scope.userId, workspaceId: scope.kind === 'workspace' ? scope.workspaceId : null };
+}
+
 /** The graph's index name: a digest of the scope, so every instance derives the same one. */
 export function tenantGraphName(scope: TenantScope): string {
   const digest = createHash('sha256')
@@ -154,6 +161,8 @@ export async function reconcileTenantGraphs(client: Client, options: ReconcileOp
       await client.query(`DROP INDEX CONCURRENTLY IF EXISTS ${escapeIdentifier(name)}`);
       result.dropped.push(name);
     }
+    // A build takes as long as it takes (tens of seconds for the largest scopes at 1M memories).
+    await client.query("SELECT set_config('statement_timeout', '0', false)");
     if (options.maintenanceWorkMem) await client.query(`SELECT set_config('maintenance_work_mem', $1, false)`, [options.maintenanceWorkMem]);
     for (const [name, scope] of wanted) {
       if (existing.get(name)?.valid) {

@@ -8,6 +8,7 @@ import type { MemoryScope } from '../common/scope/memory-scope';
 import { hnswSessionSettings } from '../database/access/hnsw-settings';
 import { MemoryAccess } from '../database/access/memory-access';
 import { TenantGraphMaintainer } from '../database/tenant-graph-maintainer';
+import { tenantScopeOf } from '../database/tenant-graphs';
 import type { LessonGate, LessonHit, SearchStatementResult } from '../database/access/search-statement';
 import { toVectorLiteral } from '../database/vector';
 import { scopeParameters, scopeShapeKey, type AccessPurpose } from '../database/visibility';
@@ -136,7 +137,7 @@ export class VectorSearch {
       const exact = refuseRevoked(await this.exactStatement(scope, q, k, filters, purpose, gate, liveKeyId, this.tuning.exactScopeLimit), recheck);
       if (exact.blocked || exact.candidateRows <= this.tuning.exactScopeLimit) return { lessons: exact.lessons, rows: exact.rows };
       this.largeScopes.add(key);
-      this.graphs?.noteLargeScope({ userId: scope.userId, workspaceId: scope.kind === 'workspace' ? scope.workspaceId : null });
+      this.graphs?.noteLargeScope(tenantScopeOf(scope));
       lessons = exact.lessons;
       gate = null;
       liveKeyId = null;
@@ -230,7 +231,7 @@ export class VectorSearch {
       candidates.orderBy('distance', 'ASC');
       return { candidates, gated: gate !== null, candidateLimit: true, keyChecked: liveKeyId !== null };
     });
-    const ownGraph = this.graphs?.hasGraph({ userId: scope.userId, workspaceId: scope.kind === 'workspace' ? scope.workspaceId : null }) ?? false;
+    const ownGraph = this.graphs?.hasGraph(tenantScopeOf(scope)) ?? false;
     const values = statementValues(scope, filters, gate, liveKeyId, { q, k, candidateLimit: hnswOverFetch(k, ownGraph) });
     return this.access.searchWithSettings(shape, values, settings);
   }
@@ -258,13 +259,14 @@ export class VectorSearch {
     // Bm25Population): reading every visible row for them was most of its full-text cost.
     const key = scopeKey(scope, filters, 'read');
     const large = this.largeScopes.has(key);
+    const known = large ? this.textPopulations.get(key) : undefined;
     const result = await this.access.textSearch(shape, {
       ...scopeParameters(scope),
       ...filterParameters(scope, filters),
-      ...bm25Parameters(words, k, undefined, large ? (this.textPopulations.get(key) ?? null) : null),
+      ...bm25Parameters(words, k, undefined, known ?? null),
       q: toVectorLiteral(embedding),
     });
-    if (large && result.population && this.textPopulations.get(key) === undefined) this.textPopulations.set(key, result.population);
+    if (large && !known && result.population) this.textPopulations.set(key, result.population);
     return result.rows;
   }
 }

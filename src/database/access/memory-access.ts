@@ -205,9 +205,7 @@ export class MemoryAccess {
   async searchWithSettings(shape: StatementShape, values: ObjectLiteral, settings: Record<string, string>): Promise<SearchStatementResult> {
     const indexed = this.options.indexedPool;
     if (indexed && !this.manager.queryRunner && sameSettings(indexed.settings, settings)) {
-      const params = bindShape(shape, values);
-      this.manager.connection.logger.logQuery(shape.text, params);
-      return toSearchResult((await indexed.pool.query({ name: shape.name, text: shape.text, values: params })).rows);
+      return toSearchResult(await this.run(shape, bindShape(shape, values), indexed.pool));
     }
     return this.transaction((tx) => tx.search(shape, values), settings);
   }
@@ -222,9 +220,9 @@ export class MemoryAccess {
    * connection, generic plan) on that pool, or named on this MemoryAccess's transaction
    * connection when it has one (planned per execution there: that session keeps the default
    * plan_cache_mode). Without: unnamed, on the transaction connection or the main pool.
+   * `statementPool` names another pool of named statements (the indexed pool).
    */
-  private async run<T>(shape: StatementShape, values: unknown[]): Promise<T[]> {
-    const statementPool = this.options.statementPool;
+  private async run<T>(shape: StatementShape, values: unknown[], statementPool = this.options.statementPool): Promise<T[]> {
     const config = statementPool ? { name: shape.name, text: shape.text, values } : { text: shape.text, values };
     // TypeORM's logger sees these statements too (the benchmark records plans through it).
     this.manager.connection.logger.logQuery(shape.text, values);
