@@ -4,7 +4,18 @@ import tseslint from 'typescript-eslint';
 import { oneDoor } from './eslint.one-door.mjs';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', '.cache/**', 'jest.config.js', 'jest.faults.config.js', 'jest.instances.config.js'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'data/**',
+      '.cache/**',
+      'jest.config.js',
+      'jest.faults.config.js',
+      'jest.instances.config.js',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {

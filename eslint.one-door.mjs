@@ -11,8 +11,14 @@ export const ONE_DOOR_MESSAGE = 'Tenant tables are reached only through MemoryAc
 
 const restricted = [
   { selector: `CallExpression[callee.name='InjectRepository'][arguments.0.name=${TENANT_ENTITY}]`, message: ONE_DOOR_MESSAGE },
-  { selector: `CallExpression[callee.property.name=/^(getRepository|getTreeRepository)$/][arguments.0.name=${TENANT_ENTITY}]`, message: ONE_DOOR_MESSAGE },
-  { selector: `CallExpression[callee.property.name=/^(update|insert|delete|softDelete|from|into)$/][arguments.0.name=${TENANT_ENTITY}]`, message: ONE_DOOR_MESSAGE },
+  {
+    selector: `CallExpression[callee.property.name=/^(getRepository|getTreeRepository)$/][arguments.0.name=${TENANT_ENTITY}]`,
+    message: ONE_DOOR_MESSAGE,
+  },
+  {
+    selector: `CallExpression[callee.property.name=/^(update|insert|delete|softDelete|from|into)$/][arguments.0.name=${TENANT_ENTITY}]`,
+    message: ONE_DOOR_MESSAGE,
+  },
   { selector: `CallExpression[callee.property.name=/^(forFeature)$/] Identifier[name=${TENANT_ENTITY}]`, message: ONE_DOOR_MESSAGE },
   // Raw SQL naming a tenant table: allowed only written in place as the statement of
   // MemoryAccess.userQuery, which checks it binds user_id = $1 to the caller's user.

@@ -46,10 +46,20 @@ module.exports = {
   testTimeout: 60000,
   maxWorkers: process.env.JEST_MAX_WORKERS ?? 2,
   projects: [
-    { ...shared, displayName: 'unit', testMatch: ['**/*.spec.ts'], testPathIgnorePatterns: ['\\.(int|e2e|check)\\.spec\\.ts$', '/node_modules/'] },
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['**/*.spec.ts'],
+      testPathIgnorePatterns: ['\\.(int|e2e|check)\\.spec\\.ts$', '/node_modules/'],
+    },
     { ...shared, displayName: 'checks', testMatch: ['**/*.check.spec.ts'] },
     { ...withDatabase, displayName: 'integration', testMatch: ['**/*.int.spec.ts'] },
     // test/instances starts real Atrium processes on one PostgreSQL database: `npm run test:instances`.
-    { ...withDatabase, displayName: 'e2e', testMatch: ['**/*.e2e.spec.ts'], testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/instances/'] },
+    {
+      ...withDatabase,
+      displayName: 'e2e',
+      testMatch: ['**/*.e2e.spec.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/instances/'],
+    },
   ],
 };

@@ -58,34 +58,69 @@ function parse(argv: string[]): AbOptions {
     rounds: 5,
     warmup: 10,
   };
-  const env = (raw: string) => Object.fromEntries(raw.split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+  const env = (raw: string) =>
+    Object.fromEntries(
+      raw
+        .split(',')
+        .filter(Boolean)
+        .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+    );
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, v] = [argv[i], argv[i + 1] ?? ''];
     switch (flag) {
-      case '--reuse': o.reuse = v; break;
-      case '--scale': o.scale = Number(v); break;
-      case '--seed': o.seed = Number(v); break;
-      case '--min-largest': o.minLargest = Number(v); break;
-      case '--a': o.a = resolve(v); break;
-      case '--b': o.b = resolve(v); break;
-      case '--env-a': o.envA = env(v); break;
-      case '--env-b': o.envB = env(v); break;
-      case '--flags-a': o.flagsA = v.split(/\s+/).filter(Boolean); break;
-      case '--flags-b': o.flagsB = v.split(/\s+/).filter(Boolean); break;
+      case '--reuse':
+        o.reuse = v;
+        break;
+      case '--scale':
+        o.scale = Number(v);
+        break;
+      case '--seed':
+        o.seed = Number(v);
+        break;
+      case '--min-largest':
+        o.minLargest = Number(v);
+        break;
+      case '--a':
+        o.a = resolve(v);
+        break;
+      case '--b':
+        o.b = resolve(v);
+        break;
+      case '--env-a':
+        o.envA = env(v);
+        break;
+      case '--env-b':
+        o.envB = env(v);
+        break;
+      case '--flags-a':
+        o.flagsA = v.split(/\s+/).filter(Boolean);
+        break;
+      case '--flags-b':
+        o.flagsB = v.split(/\s+/).filter(Boolean);
+        break;
       case '--route':
         o.routes = v.split(',').map((route) => {
           if (!(ROUTES as readonly string[]).includes(route)) throw new Error(`--route: one or more of ${ROUTES.join(', ')}`);
           return route as Route;
         });
         break;
-      case '--target': o.target = v; break;
-      case '--connections': o.connections = Number(v); break;
-      case '--duration': o.duration = Number(v); break;
+      case '--target':
+        o.target = v;
+        break;
+      case '--connections':
+        o.connections = Number(v);
+        break;
+      case '--duration':
+        o.duration = Number(v);
+        break;
       case '--warmup':
         o.warmup = Number(v);
         break;
-      case '--rounds': o.rounds = Number(v); break;
-      default: throw new Error(`unknown option ${flag}`);
+      case '--rounds':
+        o.rounds = Number(v);
+        break;
+      default:
+        throw new Error(`unknown option ${flag}`);
     }
   }
   if (!o.reuse || !o.a) throw new Error('--reuse <atrium_bench_...> and --a <main.js> are required');
@@ -115,10 +150,11 @@ async function main(): Promise<void> {
   const servers = [];
   for (const side of sides) servers.push(await startServer({ ...db.serviceEnv, ...side.env }, side.main, side.flags));
   try {
-    for (const i of sides.keys()) for (const route of o.routes) await warmUp(servers[i], route, target, plan.vocabulary, o.warmup, database);
+    for (const i of sides.keys())
+      for (const route of o.routes) await warmUp(servers[i], route, target, plan.vocabulary, o.warmup, database);
     for (let round = 0; round < o.rounds; round++) {
       for (const route of o.routes) {
-        for (const [i, side] of (round % 2 ? [...sides.entries()].reverse() : [...sides.entries()])) {
+        for (const [i, side] of round % 2 ? [...sides.entries()].reverse() : [...sides.entries()]) {
           const r = await runLoad(servers[i], route, target, plan.vocabulary, o.connections, o.duration, 7 + round, database);
           side.runs.push(r);
           console.log(
@@ -135,7 +171,9 @@ async function main(): Promise<void> {
   }
   const callers = target.callers.map((c: Caller) => c.visibleRows);
   for (const route of o.routes) {
-    console.log(`\n${route} ${o.target} (${callers.length} callers, ${Math.min(...callers)}-${Math.max(...callers)} visible rows), ${o.connections} connections, ${o.rounds} x ${o.duration} s per side, medians:`);
+    console.log(
+      `\n${route} ${o.target} (${callers.length} callers, ${Math.min(...callers)}-${Math.max(...callers)} visible rows), ${o.connections} connections, ${o.rounds} x ${o.duration} s per side, medians:`,
+    );
     for (const side of sides) {
       const runs = side.runs.filter((r) => r.route === route);
       const m = (f: (r: LoadResult) => number) => median(runs.map(f));

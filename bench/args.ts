@@ -120,7 +120,10 @@ export function parseArgs(argv: string[]): BenchOptions {
         options.minLargest = Math.floor(number(0, 1_000_000));
         break;
       case '--db': {
-        const list = value().split(',').map((s) => s.trim()).filter(Boolean);
+        const list = value()
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
         for (const d of list) if (d !== 'postgres' && d !== 'embedded') throw new Error(`--db: unknown database "${d}"`);
         options.databases = list as DatabaseKind[];
         break;

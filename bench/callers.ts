@@ -7,14 +7,14 @@ import type { DataSource } from 'typeorm';
 
 import type { AgentScope, MemoryScope } from '../src/common/scope/memory-scope';
 import { applyMemoryScope } from '../src/database/visibility';
-import { DEFAULT_VECTOR_SEARCH_TUNING } from '../src/memories/vector-search';
-
-const EXACT_SCOPE_LIMIT = DEFAULT_VECTOR_SEARCH_TUNING.exactScopeLimit;
 import { MemoryEntity } from '../src/memories/memory.entity';
+import { DEFAULT_VECTOR_SEARCH_TUNING } from '../src/memories/vector-search';
 import { queryText, type CorpusPlan, type UserPlan, type WorkspacePlan } from './corpus';
 import type { Caller, SizeClass, Target } from './load';
 import { Rng } from './random';
 import { countVisible } from './recall';
+
+const EXACT_SCOPE_LIMIT = DEFAULT_VECTOR_SEARCH_TUNING.exactScopeLimit;
 
 export interface ScopeChoice {
   user: UserPlan;
@@ -46,7 +46,13 @@ export function userScopes(plan: CorpusPlan, min: number, max: number, n: number
   return spread(users, n).map((user) => ({ user, agentScope: { kind: 'all' }, rows: user.personal }));
 }
 
-export function workspaceScopes(plan: CorpusPlan, min: number, max: number, n: number, agentScope: AgentScope['kind'] = 'all'): ScopeChoice[] {
+export function workspaceScopes(
+  plan: CorpusPlan,
+  min: number,
+  max: number,
+  n: number,
+  agentScope: AgentScope['kind'] = 'all',
+): ScopeChoice[] {
   const all = plan.users.flatMap((user) => user.workspaces.map((workspace) => ({ user, workspace })));
   const inRange = all.filter((w) => w.workspace.size >= min && w.workspace.size < max).sort((a, b) => a.workspace.size - b.workspace.size);
   return spread(inRange, n).map(({ user, workspace }, i) => ({
@@ -156,7 +162,14 @@ export function crossoverScopes(plan: CorpusPlan): ScopeChoice[] {
     const user = users.find((u) => u.personal >= size && u.personal < size * 2);
     if (user) picks.push({ user, agentScope: { kind: 'all' }, rows: user.personal });
     const ws = workspaces.find((w) => w.workspace.size >= size && w.workspace.size < size * 2);
-    if (ws) picks.push({ user: ws.user, workspace: ws.workspace, agentId: ws.workspace.agents[0], agentScope: { kind: 'all' }, rows: ws.workspace.size });
+    if (ws)
+      picks.push({
+        user: ws.user,
+        workspace: ws.workspace,
+        agentId: ws.workspace.agents[0],
+        agentScope: { kind: 'all' },
+        rows: ws.workspace.size,
+      });
   }
   return picks;
 }

@@ -56,7 +56,9 @@ async function bumpWithoutNotify(dataSource: DataSource, round: number): Promise
 const jitter = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.random() * 600));
 
 async function start(overrides: Record<string, string>): Promise<NestExpressApplication> {
-  const app = await createApp(loadEnv({ ...process.env, LOG_LEVEL: 'error', EMBEDDING_PROVIDER: 'hash', CORE_RUNTIME_CONFIG_MUTATION_ENABLED: 'true', ...overrides }));
+  const app = await createApp(
+    loadEnv({ ...process.env, LOG_LEVEL: 'error', EMBEDDING_PROVIDER: 'hash', CORE_RUNTIME_CONFIG_MUTATION_ENABLED: 'true', ...overrides }),
+  );
   await app.init();
   return app;
 }

@@ -144,9 +144,46 @@ function topicWords(rng: Rng, vocabulary: Vocabulary, topic: number, n: number):
  * clusters (measured: recall@10 0.95 with some queries at 0 on the largest scopes).
  */
 const FUNCTION_WORDS = [
-  'the', 'to', 'and', 'a', 'of', 'in', 'is', 'for', 'on', 'that', 'with', 'my', 'it', 'at', 'was', 'we', 'be', 'i',
-  'this', 'our', 'have', 'from', 'by', 'are', 'will', 'not', 'or', 'an', 'about', 'next', 'after', 'before', 'every',
-  'new', 'all', 'more', 'when', 'should', 'needs', 'wants',
+  'the',
+  'to',
+  'and',
+  'a',
+  'of',
+  'in',
+  'is',
+  'for',
+  'on',
+  'that',
+  'with',
+  'my',
+  'it',
+  'at',
+  'was',
+  'we',
+  'be',
+  'i',
+  'this',
+  'our',
+  'have',
+  'from',
+  'by',
+  'are',
+  'will',
+  'not',
+  'or',
+  'an',
+  'about',
+  'next',
+  'after',
+  'before',
+  'every',
+  'new',
+  'all',
+  'more',
+  'when',
+  'should',
+  'needs',
+  'wants',
 ];
 const functionZipf = zipfCumulative(FUNCTION_WORDS.length, 1.0);
 const QUESTIONS = ['what', 'when', 'where', 'who', 'how', 'which'];
@@ -269,7 +306,7 @@ export function* memoryBatches(plan: CorpusPlan, batchSize: number): Generator<M
   const heap: [number, number][] = [];
   const push = (item: [number, number]) => {
     heap.push(item);
-    for (let i = heap.length - 1; i > 0; ) {
+    for (let i = heap.length - 1; i > 0;) {
       const parent = (i - 1) >> 1;
       if (heap[parent][0] <= heap[i][0]) break;
       [heap[parent], heap[i]] = [heap[i], heap[parent]];
@@ -281,7 +318,7 @@ export function* memoryBatches(plan: CorpusPlan, batchSize: number): Generator<M
     const last = heap.pop() as [number, number];
     if (heap.length > 0) {
       heap[0] = last;
-      for (let i = 0; ; ) {
+      for (let i = 0; ;) {
         const l = 2 * i + 1;
         const r = l + 1;
         let m = i;

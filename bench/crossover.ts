@@ -6,12 +6,11 @@
  */
 import type { DataSource } from 'typeorm';
 
-import { HashEmbeddingProvider } from '../src/embeddings/hash.provider';
 import type { MemoryScope } from '../src/common/scope/memory-scope';
+import { HashEmbeddingProvider } from '../src/embeddings/hash.provider';
 import type { ScoredRow, VectorSearch } from '../src/memories/vector-search';
 import { percentile } from './load';
 import type { QueryRecorder } from './plans';
-
 
 export interface CrossoverRow {
   scope: string;
@@ -78,8 +77,14 @@ export async function measureCrossover(
     rows.push({
       scope: s.label,
       visible: s.visible,
-      exactP50: percentile(exactTimes.sort((a, b) => a - b), 50),
-      hnswP50: percentile(hnswTimes.sort((a, b) => a - b), 50),
+      exactP50: percentile(
+        exactTimes.sort((a, b) => a - b),
+        50,
+      ),
+      hnswP50: percentile(
+        hnswTimes.sort((a, b) => a - b),
+        50,
+      ),
       hnswRecall: recalls.reduce((a, b) => a + b, 0) / recalls.length,
       hnswShort: short,
     });
@@ -135,7 +140,12 @@ export async function measureEfSearch(
           const got: { distance: string | null }[] = await runner.query(sql, params);
           times.push(performance.now() - t0);
           await runner.query('COMMIT');
-          recalls.push(overlap(truths[i] ?? [], got.filter((g) => g.distance !== null).map((g) => ({ distance: Number(g.distance) }) as ScoredRow)));
+          recalls.push(
+            overlap(
+              truths[i] ?? [],
+              got.filter((g) => g.distance !== null).map((g) => ({ distance: Number(g.distance) }) as ScoredRow),
+            ),
+          );
         } finally {
           await runner.release();
         }

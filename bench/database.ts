@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import { Client, Pool } from 'pg';
 import { DataSource, type Logger as TypeOrmLogger } from 'typeorm';
 
-import { configuredIdentity } from '../src/embeddings/embedding-identity';
 import { buildDataSourceOptions } from '../src/database/data-source.options';
 import type { DatabaseTarget } from '../src/database/database-target';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../src/database/embedded-postgres';
 import { prepareDatabase } from '../src/database/prepare-database';
+import { configuredIdentity } from '../src/embeddings/embedding-identity';
 import { loadEnv, type AppEnv } from '../src/env/env.schema';
 import { EpisodeEntity } from '../src/memories/episode.entity';
 import { MemoryEntity } from '../src/memories/memory.entity';
@@ -39,7 +39,12 @@ export function benchEnv(dims: number, extra: Record<string, string> = {}): AppE
   return loadEnv({ LOG_LEVEL: 'error', EMBEDDING_PROVIDER: 'hash', EMBEDDING_DIMENSIONS: String(dims), ...extra });
 }
 
-export async function createBenchDatabase(kind: DatabaseKind, baseUrl: string | undefined, dims: number, reuse = ''): Promise<BenchDatabase> {
+export async function createBenchDatabase(
+  kind: DatabaseKind,
+  baseUrl: string | undefined,
+  dims: number,
+  reuse = '',
+): Promise<BenchDatabase> {
   let pool: Pool | undefined;
   let dataSource: DataSource | undefined;
   let embedded: EmbeddedPostgres | undefined;
@@ -111,7 +116,11 @@ async function openDataSource(target: DatabaseTarget, env: AppEnv, recorder?: Ty
     ...(recorder ? { logging: ['query'] as const, logger: recorder } : {}),
   });
   await dataSource.initialize();
-  await prepareDatabase(dataSource, { where: target.description, embeddingDimensions: env.EMBEDDING_DIMENSIONS, embeddingIdentity: configuredIdentity(env) });
+  await prepareDatabase(dataSource, {
+    where: target.description,
+    embeddingDimensions: env.EMBEDDING_DIMENSIONS,
+    embeddingIdentity: configuredIdentity(env),
+  });
   return dataSource;
 }
 

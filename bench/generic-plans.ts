@@ -6,9 +6,9 @@
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/generic-plans.js --reuse atrium_bench_...
  */
+import type { MemoryScope } from '../src/common/scope/memory-scope';
 import { MemoryAccess } from '../src/database/access/memory-access';
 import { openStatementPool } from '../src/database/access/statement-pool';
-import type { MemoryScope } from '../src/common/scope/memory-scope';
 import { MemoriesRepository } from '../src/memories/memories.repository';
 import { createBenchDatabase } from './database';
 import { QueryRecorder } from './plans';
@@ -36,19 +36,19 @@ async function main(): Promise<void> {
     ];
     const repository = new MemoriesRepository(new MemoryAccess(dataSource, undefined, { statementPool: pool }));
     for (const { label, scope } of scopes) {
-        const page = await repository.listVisible(scope, { limit: 20, offset: 0 });
-        const ids = page.slice(0, 5).map((r) => r.memory.id);
-        const reads: [string, () => Promise<unknown>][] = [
-          ['get', () => repository.findVisibleById(scope, ids[3])],
-          ['list (limit 20, offset 0)', () => repository.listVisible(scope, { limit: 20, offset: 0 })],
-          ['expand (5 ids)', () => repository.findVisibleByIds(scope, ids)],
-        ];
-        for (const [route, read] of reads) {
-          for (let i = 0; i < 5; i++) await read();
-          const [last] = (await recorder.capture(read)).slice(-1);
-          // the pool's one connection, where the reads prepared their statements
-          const client = await pool.connect();
-          try {
+      const page = await repository.listVisible(scope, { limit: 20, offset: 0 });
+      const ids = page.slice(0, 5).map((r) => r.memory.id);
+      const reads: [string, () => Promise<unknown>][] = [
+        ['get', () => repository.findVisibleById(scope, ids[3])],
+        ['list (limit 20, offset 0)', () => repository.listVisible(scope, { limit: 20, offset: 0 })],
+        ['expand (5 ids)', () => repository.findVisibleByIds(scope, ids)],
+      ];
+      for (const [route, read] of reads) {
+        for (let i = 0; i < 5; i++) await read();
+        const [last] = (await recorder.capture(read)).slice(-1);
+        // the pool's one connection, where the reads prepared their statements
+        const client = await pool.connect();
+        try {
           const [prepared] = (
             await client.query<{ name: string; generic_plans: string; custom_plans: string }>(
               'SELECT name, generic_plans, custom_plans FROM pg_prepared_statements WHERE statement = $1',
@@ -56,16 +56,18 @@ async function main(): Promise<void> {
             )
           ).rows;
           const args = last.parameters.map((v) => client.escapeLiteral(Array.isArray(v) ? `{${v.join(',')}}` : String(v)));
-          const plan = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) EXECUTE ${prepared.name}(${args.join(', ')})`);
+          const plan = await client.query<{ 'QUERY PLAN': string }>(
+            `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) EXECUTE ${prepared.name}(${args.join(', ')})`,
+          );
           console.log(`#### ${route}, ${label}: generic plans ${prepared.generic_plans}, custom plans ${prepared.custom_plans}\n`);
           console.log('```');
           console.log(plan.rows.map((r) => r['QUERY PLAN']).join('\n'));
           console.log('```\n');
-          } finally {
-            client.release();
-          }
+        } finally {
+          client.release();
         }
       }
+    }
   } finally {
     await pool.end();
     await db.closeConnections();

@@ -37,8 +37,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const PER_ROUND = Number(process.env.BENCH_REQUESTS ?? 300);
 const ADMIN_TOKEN = `bench-admin-${randomUUID()}`;
 
-
-
 async function main(): Promise<void> {
   const serverUrl = process.env.DATABASE_URL;
   let dataDir: string | undefined;
@@ -91,7 +89,10 @@ async function main(): Promise<void> {
   const timeSearch = async (base: string, mode: 'off' | 'api_key', n: number) => {
     const times: number[] = [];
     for (let i = 0; i < n; i++) {
-      const headers: Record<string, string> = { 'content-type': 'application/json', ...(mode === 'api_key' ? { authorization: `Bearer ${key}` } : {}) };
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        ...(mode === 'api_key' ? { authorization: `Bearer ${key}` } : {}),
+      };
       const body = { ...(mode === 'off' ? { user_id: user } : {}), query: queries[i % queries.length], limit: 10 };
       const t0 = process.hrtime.bigint();
       const res = await fetch(`${base}/v1/memories/search/fast`, { method: 'POST', headers, body: JSON.stringify(body) });
@@ -183,7 +184,10 @@ async function timeKeyParts(app: NestExpressApplication, key: string, user: stri
   }
   for (let i = 0; i < 2000; i++) {
     const vector = seededUnitVector(100_000 + (i % 50));
-    const runs = [() => time(parts.plain, () => search.gatedNearest(scope, vector, 10, {}, null)), () => time(parts.checked, () => search.gatedNearest(scope, vector, 10, {}, null, 'read', recheck))];
+    const runs = [
+      () => time(parts.plain, () => search.gatedNearest(scope, vector, 10, {}, null)),
+      () => time(parts.checked, () => search.gatedNearest(scope, vector, 10, {}, null, 'read', recheck)),
+    ];
     for (const run of i % 2 === 0 ? runs : runs.reverse()) {
       if ((await run()).rows.length !== 10) throw new Error('the statement did not find 10 rows');
     }

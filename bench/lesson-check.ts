@@ -30,8 +30,6 @@ const MEMORIES = Number(process.env.BENCH_MEMORIES ?? 2000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const PER_ROUND = Number(process.env.BENCH_REQUESTS ?? 100);
 
-
-
 async function main(): Promise<void> {
   const baseUrl = process.env.DATABASE_URL;
   let dataDir: string | undefined;
@@ -97,14 +95,22 @@ async function main(): Promise<void> {
 
   const queries = Array.from({ length: 50 }, (_, i) => `what do I know about topic ${i}`);
   const setLessons = async (on: boolean) => {
-    const res = await fetch(`${base}/v1/memories/config`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ lessons_enabled: on }) });
+    const res = await fetch(`${base}/v1/memories/config`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ lessons_enabled: on }),
+    });
     if (!res.ok) throw new Error(`config: ${res.status}`);
   };
   const timeSearch = async (path: string, n: number, expectCheck: boolean) => {
     const times: number[] = [];
     for (let i = 0; i < n; i++) {
       const t0 = process.hrtime.bigint();
-      const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user_id: user, query: queries[i % queries.length], limit: 10 }) });
+      const res = await fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ user_id: user, query: queries[i % queries.length], limit: 10 }),
+      });
       const body = (await res.json()) as { lesson_check?: unknown; count: number };
       times.push(Number(process.hrtime.bigint() - t0) / 1e6);
       if (!res.ok || (body.lesson_check !== undefined) !== expectCheck) throw new Error(`unexpected response ${res.status}`);
@@ -144,7 +150,9 @@ async function main(): Promise<void> {
     await lessonsRepo.matchActive(user, vector, 0.75, 3);
     direct.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
-  console.log(`lesson check query alone (${LESSONS} lessons): p50 ${percentile(direct, 50).toFixed(3)} ms, p95 ${percentile(direct, 95).toFixed(3)} ms`);
+  console.log(
+    `lesson check query alone (${LESSONS} lessons): p50 ${percentile(direct, 50).toFixed(3)} ms, p95 ${percentile(direct, 95).toFixed(3)} ms`,
+  );
 
   await app.close();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });

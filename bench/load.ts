@@ -6,8 +6,8 @@
  */
 import autocannon from 'autocannon';
 
-import { startCpuMeter } from './cpu';
 import { CORPUS_NOW, ingestText, type UserPlan, type Vocabulary } from './corpus';
+import { startCpuMeter } from './cpu';
 import { Rng } from './random';
 import type { RunningServer } from './server';
 
@@ -69,7 +69,9 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
 }
 
 function scopeFields(c: Caller): Record<string, string> {
-  return c.workspaceId ? { user_id: c.user.userId, workspace_id: c.workspaceId, agent_id: c.agentId as string } : { user_id: c.user.userId };
+  return c.workspaceId
+    ? { user_id: c.user.userId, workspace_id: c.workspaceId, agent_id: c.agentId as string }
+    : { user_id: c.user.userId };
 }
 
 interface BuiltRequest {
@@ -196,6 +198,13 @@ export async function runLoad(
 }
 
 /** A short unmeasured run so plans, pools and caches are warm before measuring. */
-export async function warmUp(server: RunningServer, route: Route, target: Target, vocabulary: Vocabulary, seconds: number, database?: string): Promise<void> {
+export async function warmUp(
+  server: RunningServer,
+  route: Route,
+  target: Target,
+  vocabulary: Vocabulary,
+  seconds: number,
+  database?: string,
+): Promise<void> {
   await runLoad(server, route, target, vocabulary, 4, seconds, 1, database);
 }

@@ -4,7 +4,7 @@
  * is explained on the same connection, inside a transaction that first replays the
  * transaction-local settings the repository set (set_config(..., true)).
  */
-import type { DataSource, Logger as TypeOrmLogger, QueryRunner } from 'typeorm';
+import type { DataSource, QueryRunner, Logger as TypeOrmLogger } from 'typeorm';
 
 export interface RecordedQuery {
   sql: string;
@@ -77,7 +77,10 @@ export async function explainRecorded(ds: DataSource, title: string, recorded: R
       await runner.query('BEGIN');
       try {
         for (const s of step.settings) await runner.query(s.sql, s.parameters);
-        const rows: { 'QUERY PLAN': string }[] = await runner.query(`EXPLAIN (ANALYZE, BUFFERS) ${step.select.sql}`, step.select.parameters);
+        const rows: { 'QUERY PLAN': string }[] = await runner.query(
+          `EXPLAIN (ANALYZE, BUFFERS) ${step.select.sql}`,
+          step.select.parameters,
+        );
         const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
         const ms = /Execution Time: ([\d.]+) ms/.exec(plan);
         out.push({

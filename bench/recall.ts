@@ -18,10 +18,10 @@ import type { DataSource, SelectQueryBuilder } from 'typeorm';
 import type { MemoryScope } from '../src/common/scope/memory-scope';
 import { applyMemoryScope } from '../src/database/visibility';
 import { HashEmbeddingProvider } from '../src/embeddings/hash.provider';
-import type { ScoredRow } from '../src/memories/vector-search';
-import { MemoryEntity } from '../src/memories/memory.entity';
 import { bm25Statement } from '../src/memories/bm25-sql';
+import { MemoryEntity } from '../src/memories/memory.entity';
 import { fuseAndRescore, searchableWords } from '../src/memories/ranking';
+import type { ScoredRow } from '../src/memories/vector-search';
 import { CORPUS_NOW } from './corpus';
 import { vectorText } from './seed';
 
@@ -99,11 +99,14 @@ async function exactHybrid(ds: DataSource, scope: MemoryScope, text: string, q: 
       .getRawMany<Scored>();
   });
   const words = searchableWords(text);
-  const textRows = words.length
-    ? await bm25Rows(ds, scope, words, q)
-    : [];
+  const textRows = words.length ? await bm25Rows(ds, scope, words, q) : [];
   const toScored = (r: Scored): ScoredRow => ({
-    memory: { id: r.id, importance: Number(r.importance), createdAt: new Date(r.created_at), trustScore: Number(r.trust_score) } as MemoryEntity,
+    memory: {
+      id: r.id,
+      importance: Number(r.importance),
+      createdAt: new Date(r.created_at),
+      trustScore: Number(r.trust_score),
+    } as MemoryEntity,
     distance: Number(r.distance),
     textRank: r.text_rank === undefined ? undefined : Number(r.text_rank),
   });

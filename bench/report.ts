@@ -3,14 +3,14 @@
  * verdict, and the EXPLAIN (ANALYZE, BUFFERS) of each plan. The design notes at the top are
  * fixed text in bench/design-notes.ts; everything else is measured by this run.
  */
-import type { DatabaseKind } from './database';
 import type { CrossoverRow, EfRow } from './crossover';
+import type { DatabaseKind } from './database';
 import { DESIGN_NOTES } from './design-notes';
 import { KEY_NOTES } from './identity-notes';
-import { LARGE_SCOPE_NOTES, ROUND_TWO_MORE_NOTES, ROUND_TWO_NOTES } from './round-two-notes';
 import { idleCapacity, type LoadResult, type Target } from './load';
 import type { ExplainedPlan } from './plans';
 import type { RecallResult } from './recall';
+import { LARGE_SCOPE_NOTES, ROUND_TWO_MORE_NOTES, ROUND_TWO_NOTES } from './round-two-notes';
 import type { SeedResult } from './seed';
 
 export interface CorpusSummary {
@@ -105,9 +105,11 @@ export function verdicts(run: DatabaseRun): Verdict[] {
   // The issue's latency and throughput targets were set on scopes of a couple of thousand
   // memories: they are judged on the small load targets (both scope kinds, the worse of the
   // two); the largest scopes have their own target (search/fast p50 <= 15 ms).
-  const at = (route: string, c: number, size: 'small' | 'large' = 'small') => run.load.filter((r) => r.route === route && r.connections === c && r.size === size);
+  const at = (route: string, c: number, size: 'small' | 'large' = 'small') =>
+    run.load.filter((r) => r.route === route && r.connections === c && r.size === size);
   const v: Verdict[] = [];
-  const add = (target: string, measured: string, ok: boolean, correctness = false, recall?: number) => v.push({ target, measured, ok, correctness, recall });
+  const add = (target: string, measured: string, ok: boolean, correctness = false, recall?: number) =>
+    v.push({ target, measured, ok, correctness, recall });
   const light = 4;
   const heavy = 32;
   if (at('search/fast', light).length) {
@@ -140,7 +142,11 @@ export function verdicts(run: DatabaseRun): Verdict[] {
     add('largest scopes: search/fast p50 <= 15 ms (4 conn.)', `${f2(p50)} ms`, p50 <= 15);
   }
   const loadRate = run.seed.memories / run.seed.loadSeconds;
-  add('bulk seeding >= 5,000 memories/s (INSERTs)', `${n0(loadRate)} /s (with index builds: ${n0(run.seed.memories / run.seed.totalSeconds)} /s)`, loadRate >= 5000);
+  add(
+    'bulk seeding >= 5,000 memories/s (INSERTs)',
+    `${n0(loadRate)} /s (with index builds: ${n0(run.seed.memories / run.seed.totalSeconds)} /s)`,
+    loadRate >= 5000,
+  );
   const failures = run.load.reduce((n, r) => n + r.errors + r.non2xx, 0);
   add('no errors under load (all runs)', `${failures} errors / non-2xx`, failures === 0, true);
   if (run.recall.length) {
@@ -152,8 +158,12 @@ export function verdicts(run: DatabaseRun): Verdict[] {
     add('search returns min(limit, visible) rows', `${mismatches} mismatches`, mismatches === 0, true);
   }
   const added = lessonAddedMs(run.lessons);
-  if (added.length) add('lesson check adds <= 1 ms p50 (1,000 lessons)', added.map((x) => `${f2(x)} ms`).join(', '), Math.max(...added) <= 1);
-  const rss = Math.max(run.server.peakRssMb, worst(run.load, (r) => r.rssMaxMb));
+  if (added.length)
+    add('lesson check adds <= 1 ms p50 (1,000 lessons)', added.map((x) => `${f2(x)} ms`).join(', '), Math.max(...added) <= 1);
+  const rss = Math.max(
+    run.server.peakRssMb,
+    worst(run.load, (r) => r.rssMaxMb),
+  );
   add('server RSS <= 300 MB under load', `${n0(rss)} MB${run.kind === 'embedded' ? ' (includes the embedded database)' : ''}`, rss <= 300);
   return v;
 }
@@ -170,18 +180,29 @@ function renderRun(run: DatabaseRun): string {
   const c = run.corpus;
   out.push(`## ${run.kind === 'postgres' ? 'PostgreSQL' : 'Embedded database (PGlite)'}: ${n0(c.memories)} memories (scale ${run.scale})`);
   out.push('');
-  out.push(`${run.description}. Settings: ${Object.entries(run.settings).map(([k, v]) => `\`${k}=${v}\``).join(', ')}. Run took ${f1(run.wallSeconds / 60)} min.`);
+  out.push(
+    `${run.description}. Settings: ${Object.entries(run.settings)
+      .map(([k, v]) => `\`${k}=${v}\``)
+      .join(', ')}. Run took ${f1(run.wallSeconds / 60)} min.`,
+  );
   out.push('');
   out.push('### Verdict');
   out.push('');
-  out.push(table(['target', 'measured', 'met'], verdicts(run).map((x) => [x.target, x.measured, x.ok ? 'yes' : '**no**'])));
+  out.push(
+    table(
+      ['target', 'measured', 'met'],
+      verdicts(run).map((x) => [x.target, x.measured, x.ok ? 'yes' : '**no**']),
+    ),
+  );
   out.push('');
   out.push('### Corpus and seeding');
   out.push('');
   out.push(
     `${n0(c.users)} users (${n0(c.usersUnder1k)} under 1,000 memories, ${c.usersOver100k} over 100,000); largest users ${c.largestUsers.map(n0).join(', ')}; ` +
       `${n0(c.workspaces)} workspaces of ${c.agentsPerWorkspace[0]} to ${c.agentsPerWorkspace[1]} agents, largest ${c.largestWorkspaces.map(n0).join(', ')} rows. ` +
-      `Visibility: ${Object.entries(c.visibility).map(([k, v]) => `${k} ${n0(v)}`).join(', ')}; ${n0(c.grants)} grants.`,
+      `Visibility: ${Object.entries(c.visibility)
+        .map(([k, v]) => `${k} ${n0(v)}`)
+        .join(', ')}; ${n0(c.grants)} grants.`,
   );
   out.push('');
   const s = run.seed;
@@ -223,7 +244,9 @@ function renderRun(run: DatabaseRun): string {
     out.push('');
   }
   if (run.ef.length) {
-    out.push('### hnsw.ef_search and over-fetch on the largest scopes (iterative scan in relaxed order, exact re-sort of the candidates, k = 10)');
+    out.push(
+      '### hnsw.ef_search and over-fetch on the largest scopes (iterative scan in relaxed order, exact re-sort of the candidates, k = 10)',
+    );
     out.push('');
     out.push(
       table(
@@ -237,7 +260,16 @@ function renderRun(run: DatabaseRun): string {
   out.push('');
   out.push(
     table(
-      ['class', 'callers', 'visible rows', 'queries', 'search/fast recall@10 (min)', 'search recall@10 (min)', 'count mismatches', 'errors'],
+      [
+        'class',
+        'callers',
+        'visible rows',
+        'queries',
+        'search/fast recall@10 (min)',
+        'search recall@10 (min)',
+        'count mismatches',
+        'errors',
+      ],
       run.recall.map((r) => [
         r.label,
         r.cases,
@@ -255,13 +287,33 @@ function renderRun(run: DatabaseRun): string {
   out.push('');
   out.push(
     `Load callers: ${run.targets
-      .map((t) => `${t.scope}/${t.size}: ${t.callers.length} callers, ${n0(Math.min(...t.callers.map((x) => x.visibleRows)))}–${n0(Math.max(...t.callers.map((x) => x.visibleRows)))} visible rows`)
+      .map(
+        (t) =>
+          `${t.scope}/${t.size}: ${t.callers.length} callers, ${n0(Math.min(...t.callers.map((x) => x.visibleRows)))}–${n0(Math.max(...t.callers.map((x) => x.visibleRows)))} visible rows`,
+      )
       .join('; ')}. Server RSS idle ${n0(run.server.idleRssMb)} MB, peak (VmHWM) ${n0(run.server.peakRssMb)} MB.`,
   );
   out.push('');
   out.push(
     table(
-      ['route', 'scope', 'size', 'conn.', 'req/s', 'p50', 'p95', 'p99', 'max', 'errors', 'non-2xx', 'RSS MB', 'CPU ms/req service', 'CPU ms/req database', 'other load (cores)', 'idle capacity req/s'],
+      [
+        'route',
+        'scope',
+        'size',
+        'conn.',
+        'req/s',
+        'p50',
+        'p95',
+        'p99',
+        'max',
+        'errors',
+        'non-2xx',
+        'RSS MB',
+        'CPU ms/req service',
+        'CPU ms/req database',
+        'other load (cores)',
+        'idle capacity req/s',
+      ],
       run.load.map((r) => [
         r.route,
         r.scope,
@@ -314,7 +366,9 @@ export function renderReport(machine: Machine, runs: DatabaseRun[]): string {
   const out: string[] = [];
   out.push('# Benchmarks');
   out.push('');
-  out.push(`Generated by \`${machine.command}\` on ${machine.date}. Re-run it to refresh every figure below.${machine.note ? ` ${machine.note}` : ''}`);
+  out.push(
+    `Generated by \`${machine.command}\` on ${machine.date}. Re-run it to refresh every figure below.${machine.note ? ` ${machine.note}` : ''}`,
+  );
   out.push('');
   out.push('## Machine');
   out.push('');
@@ -359,6 +413,11 @@ export function renderReport(machine: Machine, runs: DatabaseRun[]): string {
 /** The console summary: verdicts per database. */
 export function summary(runs: DatabaseRun[]): string {
   return runs
-    .map((run) => `${run.kind} (${n0(run.corpus.memories)} memories)\n${verdicts(run).map((v) => `  ${v.ok ? 'ok  ' : 'MISS'} ${v.target}: ${v.measured}`).join('\n')}`)
+    .map(
+      (run) =>
+        `${run.kind} (${n0(run.corpus.memories)} memories)\n${verdicts(run)
+          .map((v) => `  ${v.ok ? 'ok  ' : 'MISS'} ${v.target}: ${v.measured}`)
+          .join('\n')}`,
+    )
     .join('\n');
 }

@@ -16,9 +16,9 @@ import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 
 import { SYSTEM_ACTOR } from '../src/auth/principal';
-import { HashEmbeddingProvider } from '../src/embeddings/hash.provider';
 import { MemoryAccess } from '../src/database/access/memory-access';
 import { existingTenantGraphs, largeScopes, reconcileTenantGraphs, tenantGraphName } from '../src/database/tenant-graphs';
+import { HashEmbeddingProvider } from '../src/embeddings/hash.provider';
 import { MemoriesRepository } from '../src/memories/memories.repository';
 import { hnswOverFetch, VectorSearch } from '../src/memories/vector-search';
 import { parseArgs, type BenchOptions } from './args';
@@ -39,7 +39,16 @@ import { createBenchDatabase, removeLoadRows, type DatabaseKind } from './databa
 import { ROUTES, runLoad, warmUp, type LoadResult } from './load';
 import { explainRecorded, QueryRecorder, type ExplainedPlan } from './plans';
 import { buildCase, countVisible, measureRecall, type RecallCase, type RecallResult } from './recall';
-import { renderReport, summary, verdicts, type CorpusSummary, type DatabaseRun, type Machine, type TenantGraphBuild, type Verdict } from './report';
+import {
+  renderReport,
+  summary,
+  verdicts,
+  type CorpusSummary,
+  type DatabaseRun,
+  type Machine,
+  type TenantGraphBuild,
+  type Verdict,
+} from './report';
 import { seedCorpus, type SeedResult } from './seed';
 import { startServer } from './server';
 
@@ -58,7 +67,10 @@ async function corpusSummary(ds: DataSource, plan: CorpusPlan): Promise<CorpusSu
     usersUnder1k: sizes.filter((s) => s < 1000).length,
     usersOver100k: sizes.filter((s) => s > 100_000).length,
     largestUsers: [...sizes].sort((a, b) => b - a).slice(0, 5),
-    largestWorkspaces: workspaces.map((w) => w.size).sort((a, b) => b - a).slice(0, 5),
+    largestWorkspaces: workspaces
+      .map((w) => w.size)
+      .sort((a, b) => b - a)
+      .slice(0, 5),
     workspaces: workspaces.length,
     agentsPerWorkspace: [Math.min(...workspaces.map((w) => w.agents.length)), Math.max(...workspaces.map((w) => w.agents.length))],
     visibility: Object.fromEntries(vis.map((r) => [r.visibility ?? 'none', Number(r.n)])),
@@ -66,7 +78,14 @@ async function corpusSummary(ds: DataSource, plan: CorpusPlan): Promise<CorpusSu
   };
 }
 
-async function capturePlans(ds: DataSource, search: VectorSearch, repository: MemoriesRepository, recorder: QueryRecorder, plan: CorpusPlan, dims: number): Promise<ExplainedPlan[]> {
+async function capturePlans(
+  ds: DataSource,
+  search: VectorSearch,
+  repository: MemoriesRepository,
+  recorder: QueryRecorder,
+  plan: CorpusPlan,
+  dims: number,
+): Promise<ExplainedPlan[]> {
   const embedder = new HashEmbeddingProvider(dims);
   const out: ExplainedPlan[] = [];
   const smallUser = plan.users.find((u) => u.personal >= 100 && u.personal < 1000) ?? plan.users[plan.users.length - 1];
@@ -77,7 +96,18 @@ async function capturePlans(ds: DataSource, search: VectorSearch, repository: Me
     { title: 'search/fast, small user scope', choice: { user: smallUser, agentScope: { kind: 'all' as const }, rows: smallUser.personal } },
     { title: 'search/fast, largest user scope', choice: bigUser },
     ...(smallWs
-      ? [{ title: 'search/fast, small workspace scope', choice: { user: smallWs.u, workspace: smallWs.w, agentId: smallWs.w.agents[0], agentScope: { kind: 'all' as const }, rows: smallWs.w.size } }]
+      ? [
+          {
+            title: 'search/fast, small workspace scope',
+            choice: {
+              user: smallWs.u,
+              workspace: smallWs.w,
+              agentId: smallWs.w.agents[0],
+              agentScope: { kind: 'all' as const },
+              rows: smallWs.w.size,
+            },
+          },
+        ]
       : []),
     ...(bigWs ? [{ title: 'search/fast, largest workspace scope', choice: bigWs }] : []),
   ];
@@ -89,9 +119,13 @@ async function capturePlans(ds: DataSource, search: VectorSearch, repository: Me
     const row = { ...sample, id: randomUUID(), embedding: embedder.embedOne(`${sample.content} again`) };
     // The memory's INSERT only: its audit event (same transaction) was stored once already and
     // replaying it under EXPLAIN ANALYZE would repeat its primary key.
-    const recorded = (await recorder.capture(() => repository.insertMemories([row], SYSTEM_ACTOR))).filter((q) => !/INSERT INTO audit_events/.test(q.sql));
+    const recorded = (await recorder.capture(() => repository.insertMemories([row], SYSTEM_ACTOR))).filter(
+      (q) => !/INSERT INTO audit_events/.test(q.sql),
+    );
     await ds.query('DELETE FROM memories WHERE id = $1 AND user_id = $2', [row.id, row.userId]);
-    out.push(...(await explainRecorded(ds, `ingest: INSERT of one memory (user with ${bigUser.rows.toLocaleString('en-US')} rows)`, recorded)));
+    out.push(
+      ...(await explainRecorded(ds, `ingest: INSERT of one memory (user with ${bigUser.rows.toLocaleString('en-US')} rows)`, recorded)),
+    );
   }
   for (const c of cases) {
     const scope = toScope(c.choice);
@@ -101,13 +135,30 @@ async function capturePlans(ds: DataSource, search: VectorSearch, repository: Me
     const title = `${c.title} (${describeScope(c.choice)}, ${visible.toLocaleString('en-US')} visible rows)`;
     // once unrecorded so the size cache is in its steady state, then recorded
     await search.nearestVisible(scope, vector, 10);
-    out.push(...(await explainRecorded(ds, `${title}: nearestVisible`, await recorder.capture(() => search.nearestVisible(scope, vector, 10)))));
+    out.push(
+      ...(await explainRecorded(ds, `${title}: nearestVisible`, await recorder.capture(() => search.nearestVisible(scope, vector, 10)))),
+    );
     if (c.choice.rows >= 1000) {
       const words = text.split(' ');
-      out.push(...(await explainRecorded(ds, `${title}: textMatches (search)`, await recorder.capture(() => search.textMatches(scope, words, vector, 40)))));
-      out.push(...(await explainRecorded(ds, `${title}: list`, await recorder.capture(() => repository.listVisible(scope, { limit: 20, offset: 0 })))));
+      out.push(
+        ...(await explainRecorded(
+          ds,
+          `${title}: textMatches (search)`,
+          await recorder.capture(() => search.textMatches(scope, words, vector, 40)),
+        )),
+      );
+      out.push(
+        ...(await explainRecorded(
+          ds,
+          `${title}: list`,
+          await recorder.capture(() => repository.listVisible(scope, { limit: 20, offset: 0 })),
+        )),
+      );
       const [one] = await repository.listVisible(scope, { limit: 1, offset: 37 });
-      if (one) out.push(...(await explainRecorded(ds, `${title}: get`, await recorder.capture(() => repository.findVisibleById(scope, one.memory.id)))));
+      if (one)
+        out.push(
+          ...(await explainRecorded(ds, `${title}: get`, await recorder.capture(() => repository.findVisibleById(scope, one.memory.id)))),
+        );
     }
   }
   return out;
@@ -138,7 +189,9 @@ async function benchDatabase(kind: DatabaseKind, options: BenchOptions): Promise
   const started = performance.now();
   const scale = kind === 'postgres' ? options.scale : options.embeddedScale;
   const plan = planCorpus(scale, options.seed, kind === 'postgres' ? options.minLargest : 0);
-  log(`${kind}: corpus of ${plan.total.toLocaleString('en-US')} memories for ${plan.users.length} users (scale ${scale}, ${options.dims} dims)`);
+  log(
+    `${kind}: corpus of ${plan.total.toLocaleString('en-US')} memories for ${plan.users.length} users (scale ${scale}, ${options.dims} dims)`,
+  );
   const reuse = kind === 'postgres' ? options.reuse : '';
   const db = await createBenchDatabase(kind, process.env.DATABASE_URL, options.dims, reuse);
   try {
@@ -149,11 +202,18 @@ async function benchDatabase(kind: DatabaseKind, options: BenchOptions): Promise
     const settingRows: { name: string; setting: string; unit: string | null }[] = await ds.query(
       "SELECT name, setting, unit FROM pg_settings WHERE name IN ('shared_buffers', 'work_mem', 'effective_cache_size', 'jit', 'max_parallel_workers_per_gather', 'random_page_cost')",
     );
-    const settings = Object.fromEntries(settingRows.map((r) => [r.name, r.unit ? `${r.setting}${r.unit === '8kB' ? '×8kB' : r.unit}` : r.setting]));
+    const settings = Object.fromEntries(
+      settingRows.map((r) => [r.name, r.unit ? `${r.setting}${r.unit === '8kB' ? '×8kB' : r.unit}` : r.setting]),
+    );
     const pglite = kind === 'embedded' && !/PGlite/.test(String(version)) ? ` (PGlite ${readPackageVersion('@electric-sql/pglite')})` : '';
     const description = `${String(version).split(' on ')[0]}${pglite}, pgvector ${extversion}`;
 
-    const corpusKey = JSON.stringify({ scale, seed: options.seed, dims: options.dims, minLargest: kind === 'postgres' ? options.minLargest : 0 });
+    const corpusKey = JSON.stringify({
+      scale,
+      seed: options.seed,
+      dims: options.dims,
+      minLargest: kind === 'postgres' ? options.minLargest : 0,
+    });
     let seed: SeedResult;
     if (reuse) {
       log(`reusing ${reuse}`);
@@ -221,7 +281,9 @@ async function benchDatabase(kind: DatabaseKind, options: BenchOptions): Promise
       const cases: RecallCase[] = [];
       const per = Math.max(1, Math.ceil(options.recallQueries / cls.picks.length));
       for (const [pi, pick] of cls.picks.entries()) {
-        cases.push(await buildCase(ds, cls.label, toScope(pick), toWire(pick), queriesFor(plan, pick.user, per, 3000 + ci * 50 + pi), options.dims));
+        cases.push(
+          await buildCase(ds, cls.label, toScope(pick), toWire(pick), queriesFor(plan, pick.user, per, 3000 + ci * 50 + pi), options.dims),
+        );
       }
       recallCases.push({ label: cls.label, cases });
     }
@@ -248,9 +310,19 @@ async function benchDatabase(kind: DatabaseKind, options: BenchOptions): Promise
       for (const route of ROUTES) {
         for (const [i, target] of targets.entries()) {
           // warm plans, pools and caches before measuring; with CI's one-second runs, once per route
-          if (i === 0 || options.duration > 2) await warmUp(server, route, target, plan.vocabulary, Math.min(2, options.duration / 2), database);
+          if (i === 0 || options.duration > 2)
+            await warmUp(server, route, target, plan.vocabulary, Math.min(2, options.duration / 2), database);
           for (const connections of options.connections) {
-            const result = await runLoad(server, route, target, plan.vocabulary, connections, options.duration, connections * 31 + 7, database);
+            const result = await runLoad(
+              server,
+              route,
+              target,
+              plan.vocabulary,
+              connections,
+              options.duration,
+              connections * 31 + 7,
+              database,
+            );
             load.push(result);
             log(
               `  ${route} ${target.scope}/${target.size} c=${connections}: ${Math.round(result.rps)} req/s p50 ${result.p50.toFixed(2)} p95 ${result.p95.toFixed(2)} p99 ${result.p99.toFixed(2)} ms, errors ${result.errors + result.non2xx}, RSS ${Math.round(result.rssMaxMb)} MB; CPU/req server ${result.serverCpuMs.toFixed(2)} db ${result.databaseCpuMs.toFixed(2)} ms; other load ${result.otherCores.toFixed(2)} cores`,
@@ -311,7 +383,10 @@ async function buildTenantGraphs(url: string | undefined, minRows: number): Prom
       minRows,
       maintenanceWorkMem: '1GB',
       onChange: (c) => {
-        if (c.action === 'built') log(`  tenant graph for ${c.scope.workspaceId ? 'a workspace' : 'a user scope'} of ${c.liveRows} memories built in ${((c.ms ?? 0) / 1000).toFixed(1)} s`);
+        if (c.action === 'built')
+          log(
+            `  tenant graph for ${c.scope.workspaceId ? 'a workspace' : 'a user scope'} of ${c.liveRows} memories built in ${((c.ms ?? 0) / 1000).toFixed(1)} s`,
+          );
       },
     });
     const seconds = (performance.now() - started) / 1000;
@@ -323,7 +398,14 @@ async function buildTenantGraphs(url: string | undefined, minRows: number): Prom
     const scopes = minRows > 0 ? await largeScopes(client, Math.ceil(minRows / 2)) : [];
     const covered = scopes.filter((s) => graphs.includes(tenantGraphName(s)));
     log(`tenant graphs: ${graphs.length} (${result.built.length} built, ${result.dropped.length} dropped) in ${seconds.toFixed(1)} s`);
-    return { minRows, graphs: graphs.length, built: result.built.length, seconds, bytes: Number(rows[0].bytes ?? 0), rows: covered.reduce((a, s) => a + s.liveRows, 0) };
+    return {
+      minRows,
+      graphs: graphs.length,
+      built: result.built.length,
+      seconds,
+      bytes: Number(rows[0].bytes ?? 0),
+      rows: covered.reduce((a, s) => a + s.liveRows, 0),
+    };
   } finally {
     await client.end();
   }
@@ -389,8 +471,14 @@ async function main(): Promise<void> {
   console.log(`\n${summary(runs)}`);
   if (options.check !== 'none') {
     const failed = (v: Verdict) =>
-      options.check === 'correctness' && v.recall !== undefined ? v.recall < options.minRecall : !v.ok && (options.check === 'all' || v.correctness);
-    const missed = runs.flatMap((r) => verdicts(r).filter(failed).map((v) => `${r.kind}: ${v.target} (${v.measured})`));
+      options.check === 'correctness' && v.recall !== undefined
+        ? v.recall < options.minRecall
+        : !v.ok && (options.check === 'all' || v.correctness);
+    const missed = runs.flatMap((r) =>
+      verdicts(r)
+        .filter(failed)
+        .map((v) => `${r.kind}: ${v.target} (${v.measured})`),
+    );
     if (missed.length) {
       console.error(`\nbenchmark check failed:\n  ${missed.join('\n  ')}`);
       process.exit(1);

@@ -13,8 +13,8 @@ import { join } from 'node:path';
 
 import { findProjectRoot } from '../src/embeddings/project-root';
 import type { PoisoningCorpus } from '../src/lessons/sanitizer/corpus-evaluation';
-import { sanitizeInput } from '../src/lessons/sanitizer/sanitize-input';
 import { PATHOLOGICAL_INPUTS, TYPICAL_MEMORY } from '../src/lessons/sanitizer/pathological-inputs';
+import { sanitizeInput } from '../src/lessons/sanitizer/sanitize-input';
 
 const cpuMs = (run: () => void): number => {
   const start = process.cpuUsage();
@@ -23,15 +23,14 @@ const cpuMs = (run: () => void): number => {
   return (used.user + used.system) / 1000;
 };
 
-const corpus = JSON.parse(
-  readFileSync(join(findProjectRoot(), 'test', 'fixtures', 'poisoning-corpus.json'), 'utf8'),
-) as PoisoningCorpus;
+const corpus = JSON.parse(readFileSync(join(findProjectRoot(), 'test', 'fixtures', 'poisoning-corpus.json'), 'utf8')) as PoisoningCorpus;
 
 for (let i = 0; i < 300; i++) sanitizeInput(TYPICAL_MEMORY);
 const runs = 5000;
-const perCall = cpuMs(() => {
-  for (let i = 0; i < runs; i++) sanitizeInput(TYPICAL_MEMORY);
-}) / runs;
+const perCall =
+  cpuMs(() => {
+    for (let i = 0; i < runs; i++) sanitizeInput(TYPICAL_MEMORY);
+  }) / runs;
 console.log(`typical ${TYPICAL_MEMORY.length}-character memory: ${(perCall * 1000).toFixed(1)} µs CPU per call (${runs} calls)`);
 
 const inputs = PATHOLOGICAL_INPUTS(corpus);
@@ -43,4 +42,6 @@ for (const [name, text] of inputs) {
   console.log(`${name.padEnd(48).slice(0, 48)} ${text.length} chars: ${ms.toFixed(1)} ms CPU`);
 }
 times.sort((a, b) => a - b);
-console.log(`pathological inputs: median ${times[Math.floor(times.length / 2)].toFixed(1)} ms, max ${times[times.length - 1].toFixed(1)} ms over ${times.length} inputs`);
+console.log(
+  `pathological inputs: median ${times[Math.floor(times.length / 2)].toFixed(1)} ms, max ${times[times.length - 1].toFixed(1)} ms over ${times.length} inputs`,
+);

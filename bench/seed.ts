@@ -179,7 +179,9 @@ export async function seedCorpus(pool: Pool, plan: CorpusPlan, options: SeedOpti
   }
   await Promise.all(inFlight);
   const loadSeconds = (performance.now() - loadStarted) / 1000;
-  options.log(`  loaded ${memories} memories and ${grants} grants in ${loadSeconds.toFixed(1)} s (${Math.round(memories / loadSeconds)} rows/s)`);
+  options.log(
+    `  loaded ${memories} memories and ${grants} grants in ${loadSeconds.toFixed(1)} s (${Math.round(memories / loadSeconds)} rows/s)`,
+  );
 
   const builds: IndexBuild[] = [];
   const client = await pool.connect();

@@ -29,15 +29,28 @@ const corpus = JSON.parse(readFileSync(join(findProjectRoot(), 'test', 'fixtures
 
 for (let i = 0; i < 300; i++) assessInput(TYPICAL_MEMORY, model);
 const batches: number[] = [];
-for (let b = 0; b < 21; b++) batches.push(cpuMs(() => { for (let i = 0; i < 200; i++) assessInput(TYPICAL_MEMORY, model); }) / 200);
-console.log(`typical ${TYPICAL_MEMORY.length}-character memory: p50 ${(median(batches) * 1000).toFixed(0)} µs CPU per assessment (21 batches of 200)`);
+for (let b = 0; b < 21; b++)
+  batches.push(
+    cpuMs(() => {
+      for (let i = 0; i < 200; i++) assessInput(TYPICAL_MEMORY, model);
+    }) / 200,
+  );
+console.log(
+  `typical ${TYPICAL_MEMORY.length}-character memory: p50 ${(median(batches) * 1000).toFixed(0)} µs CPU per assessment (21 batches of 200)`,
+);
 
 const short = corpus.legitimate.slice(0, 300).map((entry) => entry.text);
 const perEntry = short.map((text) => {
   assessInput(text, model);
-  return cpuMs(() => { for (let i = 0; i < 20; i++) assessInput(text, model); }) / 20;
+  return (
+    cpuMs(() => {
+      for (let i = 0; i < 20; i++) assessInput(text, model);
+    }) / 20
+  );
 });
-console.log(`300 legitimate corpus memories (${Math.round(short.reduce((n, t) => n + t.length, 0) / short.length)} characters on average): p50 ${(median(perEntry) * 1000).toFixed(0)} µs CPU`);
+console.log(
+  `300 legitimate corpus memories (${Math.round(short.reduce((n, t) => n + t.length, 0) / short.length)} characters on average): p50 ${(median(perEntry) * 1000).toFixed(0)} µs CPU`,
+);
 
 const times: number[] = [];
 for (const [name, text] of PATHOLOGICAL_INPUTS(corpus)) {
@@ -46,4 +59,6 @@ for (const [name, text] of PATHOLOGICAL_INPUTS(corpus)) {
   times.push(ms);
   console.log(`${name.padEnd(48).slice(0, 48)} ${text.length} chars: ${ms.toFixed(1)} ms CPU`);
 }
-console.log(`pathological inputs: median ${median(times).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms over ${times.length} inputs`);
+console.log(
+  `pathological inputs: median ${median(times).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms over ${times.length} inputs`,
+);

@@ -7,8 +7,10 @@ const K1 = 1.2;
 const B = 0.75;
 
 const STOP_WORDS = new Set(
-  ('a an and are as at be but by did do does for from had has have he her his how i if in is it its me my of on or ' +
-    'our she so that the their them they this to was we were what when where which who whom why will with you your').split(' '),
+  (
+    'a an and are as at be but by did do does for from had has have he her his how i if in is it its me my of on or ' +
+    'our she so that the their them they this to was we were what when where which who whom why will with you your'
+  ).split(' '),
 );
 
 export function bm25Tokens(text: string): string[] {
@@ -21,7 +23,10 @@ export class Bm25Index {
   private readonly df = new Map<string, number>();
   private averageLength = 0;
 
-  constructor(private readonly ids: readonly string[], texts: readonly string[]) {
+  constructor(
+    private readonly ids: readonly string[],
+    texts: readonly string[],
+  ) {
     for (const text of texts) {
       const tf = new Map<string, number>();
       const tokens = bm25Tokens(text);
@@ -48,6 +53,9 @@ export class Bm25Index {
       }
       if (score > 0) scored.push({ id: this.ids[i], score });
     });
-    return scored.sort((a, b) => b.score - a.score).slice(0, limit).map((s) => s.id);
+    return scored
+      .sort((a, b) => b.score - a.score)
+      .slice(0, limit)
+      .map((s) => s.id);
   }
 }

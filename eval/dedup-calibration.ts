@@ -48,7 +48,8 @@ async function main(): Promise<void> {
   console.log(`provider ${provider.name}/${provider.model}/${dims}: ${turns} turns`);
   for (const t of THRESHOLDS) console.log(`threshold ${t}: ${dropped.get(t)} real turns would be dropped as duplicates`);
   console.log(`highest cosine between different turns: ${top[0]?.cos.toFixed(4) ?? '< 0.95'}`);
-  for (const p of top.slice(0, 5)) console.log(`  ${p.cos.toFixed(4)}  ${JSON.stringify(p.a.slice(0, 90))}  ~  ${JSON.stringify(p.b.slice(0, 90))}`);
+  for (const p of top.slice(0, 5))
+    console.log(`  ${p.cos.toFixed(4)}  ${JSON.stringify(p.a.slice(0, 90))}  ~  ${JSON.stringify(p.b.slice(0, 90))}`);
 }
 
 main().catch((error: unknown) => {

@@ -28,7 +28,8 @@ async function main(): Promise<void> {
   const data = arg('data', '');
   if (!data) throw new Error('--data is required');
   const dims = Number(arg('dimensions', '384'));
-  const provider = arg('provider', 'local') === 'hash' ? new HashEmbeddingProvider(dims) : await LocalEmbeddingProvider.create({ dimensions: dims });
+  const provider =
+    arg('provider', 'local') === 'hash' ? new HashEmbeddingProvider(dims) : await LocalEmbeddingProvider.create({ dimensions: dims });
   const results: QuestionResult[] = [];
   const costs: number[] = [];
   for (const conversation of loadLocomo(data)) {
@@ -46,10 +47,14 @@ async function main(): Promise<void> {
     }
   }
   for (const [key, f] of byCategory(results)) {
-    console.log(`${String(key).padEnd(4)} n=${String(f.questions).padEnd(4)} recall@5 ${f.recallAt5.toFixed(3)}  recall@10 ${f.recallAt10.toFixed(3)}  hit@5 ${f.hitAt5.toFixed(3)}`);
+    console.log(
+      `${String(key).padEnd(4)} n=${String(f.questions).padEnd(4)} recall@5 ${f.recallAt5.toFixed(3)}  recall@10 ${f.recallAt10.toFixed(3)}  hit@5 ${f.hitAt5.toFixed(3)}`,
+    );
   }
   costs.sort((a, b) => a - b);
-  console.log(`embedding cost per query: median ${costs[Math.floor(costs.length / 2)].toFixed(3)} ms, p95 ${costs[Math.floor(costs.length * 0.95)].toFixed(3)} ms (${costs.length} queries)`);
+  console.log(
+    `embedding cost per query: median ${costs[Math.floor(costs.length / 2)].toFixed(3)} ms, p95 ${costs[Math.floor(costs.length * 0.95)].toFixed(3)} ms (${costs.length} queries)`,
+  );
 }
 
 main().catch((error: unknown) => {

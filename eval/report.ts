@@ -1,5 +1,5 @@
 /** The figures of one evaluation run as a Markdown table and as docs/retrieval.md. */
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 import { CATEGORIES, CATEGORY_NAMES, type Category } from './locomo';
 import type { Figures } from './metrics';

@@ -72,7 +72,12 @@ function parseArgs(argv: string[]): Options {
     concurrency: int('concurrency', 8),
     out: values.has('out') ? (values.get('out') as string) : 'docs/retrieval.md',
     minRecall10: Number(values.get('min-recall10') ?? 0),
-    serviceEnv: Object.fromEntries((values.get('service-env') ?? '').split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])),
+    serviceEnv: Object.fromEntries(
+      (values.get('service-env') ?? '')
+        .split(',')
+        .filter(Boolean)
+        .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+    ),
   };
 }
 
@@ -92,7 +97,12 @@ interface ConversationRun {
   bm25: QuestionResult[];
 }
 
-async function runConversation(url: string, conversation: Conversation, questions: Question[], concurrency: number): Promise<ConversationRun> {
+async function runConversation(
+  url: string,
+  conversation: Conversation,
+  questions: Question[],
+  concurrency: number,
+): Promise<ConversationRun> {
   const userId = `locomo-${conversation.id}`;
   const diaOf = new Map<string, string>();
   let skipped = 0;
@@ -144,7 +154,9 @@ async function main(): Promise<void> {
       const run = await runConversation(service.url, conversation, questions, options.concurrency);
       runs.push(run);
       const seconds = (Date.now() - t0) / 1000;
-      console.log(`${conversation.id}: ${run.stored}/${conversation.turns.length} turns stored (${run.skipped} skipped), ${questions.length} questions, ${seconds.toFixed(1)} s`);
+      console.log(
+        `${conversation.id}: ${run.stored}/${conversation.turns.length} turns stored (${run.skipped} skipped), ${questions.length} questions, ${seconds.toFixed(1)} s`,
+      );
     }
   } finally {
     await service.stop();

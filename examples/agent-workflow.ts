@@ -17,7 +17,12 @@ export async function runWorkflow(baseUrl: string, log: (line: string) => void =
   const researcher = { userId, workspaceId, agentId: randomUUID() };
 
   // 1. The planner writes a shared memory, a private one, and a restricted one.
-  const shared = await atrium.ingestQuick({ ...planner, sourceSite: 'planner', skipExtraction: true, conversation: 'The offsite is in Porto on 12 March' });
+  const shared = await atrium.ingestQuick({
+    ...planner,
+    sourceSite: 'planner',
+    skipExtraction: true,
+    conversation: 'The offsite is in Porto on 12 March',
+  });
   const secret = await atrium.ingestQuick({
     ...planner,
     sourceSite: 'planner',
@@ -46,12 +51,21 @@ export async function runWorkflow(baseUrl: string, log: (line: string) => void =
   // 3. A lesson: the user reports a pattern as critical; a matching search now fails closed.
   const { lessonId } = await atrium.reportLesson({ userId, pattern: 'offsite venue contract', severity: 'critical' });
   const blocked = await atrium.search({ ...researcher, query: 'offsite venue contract' });
-  log(`lesson ${lessonId}: search safe=${blocked.lessonCheck?.safe}, ${blocked.count} memories, warning: ${blocked.lessonCheck?.warnings[0]}`);
+  log(
+    `lesson ${lessonId}: search safe=${blocked.lessonCheck?.safe}, ${blocked.count} memories, warning: ${blocked.lessonCheck?.warnings[0]}`,
+  );
   await atrium.retireLesson({ userId, id: lessonId as string });
   const again = await atrium.search({ ...researcher, query: 'offsite venue contract' });
   log(`after retiring the lesson: safe=${again.lessonCheck?.safe}, ${again.count} memories`);
 
-  return { before: before.count, after: after.count, own: own.count, blockedSafe: blocked.lessonCheck?.safe, blockedCount: blocked.count, againSafe: again.lessonCheck?.safe };
+  return {
+    before: before.count,
+    after: after.count,
+    own: own.count,
+    blockedSafe: blocked.lessonCheck?.safe,
+    blockedCount: blocked.count,
+    againSafe: again.lessonCheck?.safe,
+  };
 }
 
 if (require.main === module) {

@@ -60,15 +60,9 @@ export class CreateMemories1763700001000 implements MigrationInterface {
     await runner.query(
       `CREATE INDEX memories_user_scope_idx ON memories (user_id, created_at DESC) WHERE workspace_id IS NULL AND ${live}`,
     );
-    await runner.query(
-      `CREATE INDEX memories_workspace_scope_idx ON memories (user_id, workspace_id, created_at DESC) WHERE ${live}`,
-    );
-    await runner.query(
-      `CREATE INDEX memories_workspace_agent_idx ON memories (user_id, workspace_id, agent_id) WHERE ${live}`,
-    );
-    await runner.query(
-      `CREATE INDEX memories_user_source_idx ON memories (user_id, source_site) WHERE workspace_id IS NULL AND ${live}`,
-    );
+    await runner.query(`CREATE INDEX memories_workspace_scope_idx ON memories (user_id, workspace_id, created_at DESC) WHERE ${live}`);
+    await runner.query(`CREATE INDEX memories_workspace_agent_idx ON memories (user_id, workspace_id, agent_id) WHERE ${live}`);
+    await runner.query(`CREATE INDEX memories_user_source_idx ON memories (user_id, source_site) WHERE workspace_id IS NULL AND ${live}`);
     await runner.query(`CREATE INDEX memories_user_episode_idx ON memories (user_id, episode_id) WHERE ${live}`);
     await runner.query('CREATE INDEX memories_content_tsv_idx ON memories USING gin (content_tsv)');
     await runner.query('CREATE INDEX memories_embedding_hnsw_idx ON memories USING hnsw (embedding vector_cosine_ops)');

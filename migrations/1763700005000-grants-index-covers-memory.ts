@@ -25,6 +25,8 @@ export class GrantsIndexCoversMemory1763700005000 implements MigrationInterface 
 
   async down(runner: QueryRunner): Promise<void> {
     await runner.query('DROP INDEX memory_visibility_grants_grantee_idx');
-    await runner.query('CREATE INDEX memory_visibility_grants_grantee_idx ON memory_visibility_grants (user_id, workspace_id, grantee_agent_id)');
+    await runner.query(
+      'CREATE INDEX memory_visibility_grants_grantee_idx ON memory_visibility_grants (user_id, workspace_id, grantee_agent_id)',
+    );
   }
 }

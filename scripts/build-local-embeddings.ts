@@ -7,6 +7,7 @@
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { GLOVE_CACHE_FILE, GloveCacheOptions, loadOrBuildGlove } from '../src/embeddings/glove-cache';
 import { defaultEmbeddingCacheDir } from '../src/embeddings/project-root';
 import { resolveWinkSourcePath } from '../src/embeddings/wink-source';

@@ -45,7 +45,9 @@ function main(): number {
   const started = Date.now();
   const prepared = prepare(loadGateCorpus());
   const attacks = prepared.filter((p) => p.positive).length;
-  console.log(`Write-gate corpus: ${attacks} adversarial, ${prepared.length - attacks} legitimate entries, ${new Set(prepared.map((p) => p.entry.group)).size} groups`);
+  console.log(
+    `Write-gate corpus: ${attacks} adversarial, ${prepared.length - attacks} legitimate entries, ${new Set(prepared.map((p) => p.entry.group)).size} groups`,
+  );
 
   const cv = crossValidate(prepared, DEFAULT_TRAINING);
   const gate = summarise(cv.outcomes, (o) => o.gateBlocked);
@@ -59,37 +61,61 @@ function main(): number {
   console.log('\n                              attacks blocked        legitimate blocked');
   console.log(`  rules only                  ${rate(rules.attacks)}        ${rate(rules.legitimate)}`);
   console.log(`  rules + classifier (5-fold) ${rate(gate.attacks)}        ${rate(gate.legitimate)}`);
-  console.log(`  leave-one-family-out        average ${pct(lofoAverage)} per family, pooled ${rate({ blocked: lofoPooled.filter((o) => o.gateBlocked).length, total: lofoPooled.length })}`);
+  console.log(
+    `  leave-one-family-out        average ${pct(lofoAverage)} per family, pooled ${rate({ blocked: lofoPooled.filter((o) => o.gateBlocked).length, total: lofoPooled.length })}`,
+  );
 
   console.log('\nPer family                           rules only        5-fold CV   left out (LOFO)');
   for (const [family, row] of gate.byFamily) {
     const held = lofo.get(family.replace(/^adversarial\//, ''));
-    const lofoCell = family.startsWith('adversarial/') && held ? rate({ blocked: held.filter((o) => o.gateBlocked).length, total: held.length }) : '';
+    const lofoCell =
+      family.startsWith('adversarial/') && held ? rate({ blocked: held.filter((o) => o.gateBlocked).length, total: held.length }) : '';
     console.log(`  ${family.padEnd(32)} ${rate(row.rules)} ${rate(row.gate)} ${lofoCell}`);
   }
 
   if (!quiet) {
     const print = (title: string, outcomes: Outcome[]) => {
       console.log(`\n${title} (${outcomes.length})`);
-      for (const o of outcomes) console.log(`  [${o.prepared.entry.group}] score ${o.score.toFixed(3)}${o.rulesBlocked ? ' rules' : ''} ${clip(o.prepared.entry.text)}`);
+      for (const o of outcomes)
+        console.log(
+          `  [${o.prepared.entry.group}] score ${o.score.toFixed(3)}${o.rulesBlocked ? ' rules' : ''} ${clip(o.prepared.entry.text)}`,
+        );
     };
-    print('False positives in cross-validation', cv.outcomes.filter((o) => !o.prepared.positive && o.gateBlocked));
-    print('Attacks missed in cross-validation', cv.outcomes.filter((o) => o.prepared.positive && !o.gateBlocked));
+    print(
+      'False positives in cross-validation',
+      cv.outcomes.filter((o) => !o.prepared.positive && o.gateBlocked),
+    );
+    print(
+      'Attacks missed in cross-validation',
+      cv.outcomes.filter((o) => o.prepared.positive && !o.gateBlocked),
+    );
   }
 
   // The rules on the corpus they were written against: a development figure, not a held-out one.
   const hand = JSON.parse(readFileSync(join(findProjectRoot(), 'test', 'fixtures', 'poisoning-corpus.json'), 'utf8')) as PoisoningCorpus;
   const sanitizer = evaluateCorpus(hand);
-  console.log(`\nRules on their own development corpus (poisoning-corpus.json): attacks ${rate(sanitizer.adversarial)}, legitimate ${rate(sanitizer.legitimate)}`);
+  console.log(
+    `\nRules on their own development corpus (poisoning-corpus.json): attacks ${rate(sanitizer.adversarial)}, legitimate ${rate(sanitizer.legitimate)}`,
+  );
 
   const checks: [string, boolean][] = [
-    [`5-fold block rate ${pct(gate.blockRate)} >= ${pct(CI_FLOORS.cvBlock)} (target ${pct(CV_BLOCK_FLOOR)})`, gate.blockRate >= CI_FLOORS.cvBlock],
-    [`5-fold false positives ${pct(gate.falsePositiveRate)} <= ${pct(CI_FLOORS.cvFalsePositives)}`, gate.falsePositiveRate <= CI_FLOORS.cvFalsePositives],
-    [`leave-one-family-out average ${pct(lofoAverage)} >= ${pct(CI_FLOORS.lofoBlock)} (target ${pct(LOFO_BLOCK_FLOOR)})`, lofoAverage >= CI_FLOORS.lofoBlock],
+    [
+      `5-fold block rate ${pct(gate.blockRate)} >= ${pct(CI_FLOORS.cvBlock)} (target ${pct(CV_BLOCK_FLOOR)})`,
+      gate.blockRate >= CI_FLOORS.cvBlock,
+    ],
+    [
+      `5-fold false positives ${pct(gate.falsePositiveRate)} <= ${pct(CI_FLOORS.cvFalsePositives)}`,
+      gate.falsePositiveRate <= CI_FLOORS.cvFalsePositives,
+    ],
+    [
+      `leave-one-family-out average ${pct(lofoAverage)} >= ${pct(CI_FLOORS.lofoBlock)} (target ${pct(LOFO_BLOCK_FLOOR)})`,
+      lofoAverage >= CI_FLOORS.lofoBlock,
+    ],
   ];
   console.log('');
   for (const [text, ok] of checks) console.log(`${ok ? 'ok  ' : 'FAIL'} ${text}`);
-  const targets = gate.blockRate >= CV_BLOCK_FLOOR && gate.falsePositiveRate <= CV_FALSE_POSITIVE_CEILING && lofoAverage >= LOFO_BLOCK_FLOOR;
+  const targets =
+    gate.blockRate >= CV_BLOCK_FLOOR && gate.falsePositiveRate <= CV_FALSE_POSITIVE_CEILING && lofoAverage >= LOFO_BLOCK_FLOOR;
   console.log(`issue targets (95% / 1% CV, 80% LOFO): ${targets ? 'met' : 'not met'}`);
   const cpu = process.cpuUsage();
   console.log(`evaluated in ${((Date.now() - started) / 1000).toFixed(1)} s (${((cpu.user + cpu.system) / 1e6).toFixed(1)} s of CPU)`);

@@ -16,9 +16,9 @@ import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '../src/database/data-source.options';
 import { closeDatabaseTarget, openDatabaseTarget } from '../src/database/database-target';
 import { prepareDatabase } from '../src/database/prepare-database';
+import { reembed, type ReembedProgress } from '../src/database/reembed';
 import { createEmbeddingProvider } from '../src/embeddings/create-embedding-provider';
 import { configuredIdentity } from '../src/embeddings/embedding-identity';
-import { reembed, type ReembedProgress } from '../src/database/reembed';
 import { loadEnv } from '../src/env/env.schema';
 
 function batchSizeArg(argv: string[]): number {

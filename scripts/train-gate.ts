@@ -26,4 +26,6 @@ const stored = storeModel(model, thresholds, {
 });
 const out = join(root, 'src', 'lessons', 'classifier', 'gate-model.json');
 writeFileSync(out, `${JSON.stringify(stored)}\n`);
-console.log(`wrote ${out} in ${((Date.now() - started) / 1000).toFixed(1)} s: threshold ${stored.threshold.toFixed(4)}, continuation ${stored.continuationThreshold.toFixed(4)}, ${stored.trainedOn.adversarial} adversarial / ${stored.trainedOn.legitimate} legitimate entries`);
+console.log(
+  `wrote ${out} in ${((Date.now() - started) / 1000).toFixed(1)} s: threshold ${stored.threshold.toFixed(4)}, continuation ${stored.continuationThreshold.toFixed(4)}, ${stored.trainedOn.adversarial} adversarial / ${stored.trainedOn.legitimate} legitimate entries`,
+);

@@ -5,11 +5,11 @@ import { AuthModule } from './auth/auth.module';
 import { DatabaseModule } from './database/database.module';
 import { EmbeddingsModule } from './embeddings/embeddings.module';
 import { EnvModule } from './env/env.module';
+import type { AppEnv } from './env/env.schema';
 import { LessonsModule } from './lessons/lessons.module';
 import { LlmModule } from './llm/llm.module';
-import { MetricsModule } from './metrics/metrics.module';
-import type { AppEnv } from './env/env.schema';
 import { MemoriesModule } from './memories/memories.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { SettingsModule } from './settings/settings.module';
 
 /**

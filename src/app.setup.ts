@@ -1,8 +1,8 @@
+import type { Server } from 'node:http';
+
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
-
-import type { Server } from 'node:http';
 
 import { AllExceptionsFilter, toErrorResponse } from './common/errors/http-exception.filter';
 import { applyServerLimits, httpDrainFor } from './common/http/http-server';

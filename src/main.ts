@@ -39,7 +39,7 @@ async function main(): Promise<void> {
     app = await createApp(env, logger);
     await app.listen(env.PORT, env.HOST);
   } catch (error) {
-    const message = error instanceof DatabaseStartupError ? error.message : (error as Error).stack ?? String(error);
+    const message = error instanceof DatabaseStartupError ? error.message : ((error as Error).stack ?? String(error));
     process.stderr.write(`Atrium cannot start: ${message}\n`);
     process.exit(1);
   }
@@ -59,7 +59,12 @@ async function main(): Promise<void> {
   }
   const address = (app.getHttpServer() as Server).address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
-  logger.log({ msg: 'Atrium listening', port, database: env.DATABASE_URL ? 'postgres' : 'embedded', old_space_limit_mb: oldSpaceLimitMb(heapSizeLimit) });
+  logger.log({
+    msg: 'Atrium listening',
+    port,
+    database: env.DATABASE_URL ? 'postgres' : 'embedded',
+    old_space_limit_mb: oldSpaceLimitMb(heapSizeLimit),
+  });
 }
 
 /**

@@ -72,9 +72,20 @@ const LEGITIMATE_SCALE = 3;
 
 function generated(): CorpusEntry[] {
   const r = seededRng(SEED);
-  const templates: Template[] = [...ENGLISH_ATTACKS, ...OBFUSCATION_TEMPLATES, ...MULTILINGUAL_TEMPLATES, ...ENGLISH_LEGITIMATE, ...MULTILINGUAL_LEGITIMATE];
+  const templates: Template[] = [
+    ...ENGLISH_ATTACKS,
+    ...OBFUSCATION_TEMPLATES,
+    ...MULTILINGUAL_TEMPLATES,
+    ...ENGLISH_LEGITIMATE,
+    ...MULTILINGUAL_LEGITIMATE,
+  ];
   return templates.flatMap((template) =>
-    variantsOf(template.label === 'legitimate' && template.language === 'en' ? { ...template, count: Math.round(template.count * LEGITIMATE_SCALE) } : template, r),
+    variantsOf(
+      template.label === 'legitimate' && template.language === 'en'
+        ? { ...template, count: Math.round(template.count * LEGITIMATE_SCALE) }
+        : template,
+      r,
+    ),
   );
 }
 

@@ -66,11 +66,20 @@ export function variantsOf(template: Template, r: Rng): CorpusEntry[] {
   const seen = new Set<string>();
   const entries: CorpusEntry[] = [];
   for (let attempt = 0; attempt < template.count * 20 && entries.length < template.count; attempt++) {
-    const text = template.make(r).replace(/[ \t]+/g, ' ').trim();
+    const text = template
+      .make(r)
+      .replace(/[ \t]+/g, ' ')
+      .trim();
     const key = text.toLowerCase();
     if (seen.has(key)) continue;
     seen.add(key);
-    entries.push({ text, label: template.label, family: template.family, language: template.language, group: `${template.family}/${template.name}` });
+    entries.push({
+      text,
+      label: template.label,
+      family: template.family,
+      language: template.language,
+      group: `${template.family}/${template.name}`,
+    });
   }
   return entries;
 }

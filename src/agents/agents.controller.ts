@@ -29,8 +29,17 @@ export class AgentsController {
   @Put('trust')
   @ApiOperation({ summary: "Set an agent's trust level", description: 'Keyed by (user_id, agent_id).' })
   @ApiOkResponse({ type: AgentTrustStoredDoc, description: 'The stored level and name.' })
-  @ApiErrors({ 400: [...KEY_ERRORS, 'trust_level must be a number between 0 and 1', 'display_name must be 1 to 200 characters'], body: true })
+  @ApiErrors({
+    400: [...KEY_ERRORS, 'trust_level must be a number between 0 and 1', 'display_name must be 1 to 200 characters'],
+    body: true,
+  })
   putTrust(@Body() dto: PutTrustDto, @CallerPrincipal() principal: Principal, @CallerActor() actor: Actor) {
-    return this.agents.setTrust(userIdForPrincipal(principal, dto.user_id, 'manage'), dto.agent_id, dto.trust_level, dto.display_name, actor);
+    return this.agents.setTrust(
+      userIdForPrincipal(principal, dto.user_id, 'manage'),
+      dto.agent_id,
+      dto.trust_level,
+      dto.display_name,
+      actor,
+    );
   }
 }

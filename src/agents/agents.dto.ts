@@ -6,7 +6,10 @@ import { IsUserId, LowerCase } from '../common/validation/transforms';
 import { AGENT_EXAMPLE, USER_ID_SCHEMA } from '../openapi/scope.schema';
 
 class AgentKeyDto {
-  @ApiPropertyOptional({ ...USER_ID_SCHEMA, description: "The user. Required unless an API key says it (AUTH_MODE=api_key: the key's user; another is 403)." })
+  @ApiPropertyOptional({
+    ...USER_ID_SCHEMA,
+    description: "The user. Required unless an API key says it (AUTH_MODE=api_key: the key's user; another is 403).",
+  })
   @IsOptional()
   @IsUserId()
   user_id?: string;
@@ -24,7 +27,8 @@ export class PutTrustDto extends AgentKeyDto {
     type: Number,
     minimum: 0,
     maximum: 1,
-    description: "A workspace write's trust score is the lower of its source's score and this level. Stored as a `real`: values below 1.2e-38 are stored as 0.",
+    description:
+      "A workspace write's trust score is the lower of its source's score and this level. Stored as a `real`: values below 1.2e-38 are stored as 0.",
     example: 0.2,
   })
   @ToReal()
@@ -33,7 +37,13 @@ export class PutTrustDto extends AgentKeyDto {
   @Max(1, { message: 'trust_level must be a number between 0 and 1' })
   trust_level: number;
 
-  @ApiPropertyOptional({ type: String, minLength: 1, maxLength: 200, description: 'Omitted: the stored name is kept.', example: 'web scraper' })
+  @ApiPropertyOptional({
+    type: String,
+    minLength: 1,
+    maxLength: 200,
+    description: 'Omitted: the stored name is kept.',
+    example: 'web scraper',
+  })
   @IsOptional()
   @IsString({ message: 'display_name must be a string' })
   @Length(1, 200, { message: 'display_name must be 1 to 200 characters' })

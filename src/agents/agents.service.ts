@@ -2,9 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 
-import { appendAuditEvent } from '../database/audit/audit-log';
 import type { Actor } from '../auth/principal';
-
+import { appendAuditEvent } from '../database/audit/audit-log';
 import { AgentEntity } from './agent.entity';
 
 /** Trust level of an agent with no row. */

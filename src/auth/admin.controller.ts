@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@ne
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 
 import { ApiKeyListDoc, AuditEventListDoc, CreatedApiKeyDoc } from '../openapi/admin.responses';
-import { ApiAdminErrors, ApiErrors, ApiInternalError, ADMIN_SECURITY } from '../openapi/api-errors';
+import { ADMIN_SECURITY, ApiAdminErrors, ApiErrors, ApiInternalError } from '../openapi/api-errors';
 import { SuccessDoc } from '../openapi/memory.responses';
 import { ApiKeyIdParams, AuditQueryDto, CreateApiKeyDto, ListApiKeysQueryDto, MAX_AUDIT_LIMIT } from './admin.dto';
 import { AdminService } from './admin.service';
@@ -60,7 +60,12 @@ export class AdminController {
   @ApiOperation({ summary: 'Query the audit log', description: `Newest first; limit 1..${MAX_AUDIT_LIMIT}, default 100.` })
   @ApiOkResponse({ type: AuditEventListDoc, description: 'The matching events.' })
   @ApiErrors({
-    400: ['workspace_id must be a valid UUID', 'action must be one of memory.stored, ...', 'since must be an ISO-8601 timestamp', `limit must be between 1 and ${MAX_AUDIT_LIMIT}`],
+    400: [
+      'workspace_id must be a valid UUID',
+      'action must be one of memory.stored, ...',
+      'since must be an ISO-8601 timestamp',
+      `limit must be between 1 and ${MAX_AUDIT_LIMIT}`,
+    ],
   })
   audit(@Query() q: AuditQueryDto) {
     return this.admin.auditEvents(q);

@@ -3,12 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 
 import type { ApiKeyWire, CreatedApiKeyWire } from '../client/admin-wire-types';
-import { AuditEventsRepository, type AuditEventRecord } from '../database/audit/audit-events.repository';
 import { assertNever, DomainError } from '../common/errors/domain-error';
+import { ApiKeysRepository, type ApiKeyRow } from '../database/api-keys.repository';
+import { AuditEventsRepository, type AuditEventRecord } from '../database/audit/audit-events.repository';
 import type { AuditQueryDto, CreateApiKeyDto } from './admin.dto';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { mintApiKey } from './api-key-secret';
-import { ApiKeysRepository, type ApiKeyRow } from '../database/api-keys.repository';
 import type { Actor } from './principal';
 
 export type ApiKeyRecord = ApiKeyWire;
@@ -81,15 +81,18 @@ export class AdminService {
     switch (dto.role) {
       case 'agent':
         if (dto.user_id === '*') invalid('user_id "*" is only allowed for a service key');
-        if (dto.workspace_id === undefined || dto.agent_id === undefined) invalid('workspace_id and agent_id are required for an agent key');
+        if (dto.workspace_id === undefined || dto.agent_id === undefined)
+          invalid('workspace_id and agent_id are required for an agent key');
         return;
       case 'user':
         if (dto.user_id === '*') invalid('user_id "*" is only allowed for a service key');
-        if (dto.workspace_id !== undefined || dto.agent_id !== undefined) invalid('workspace_id and agent_id are only allowed for an agent key');
+        if (dto.workspace_id !== undefined || dto.agent_id !== undefined)
+          invalid('workspace_id and agent_id are only allowed for an agent key');
         return;
       case 'service':
         if (dto.user_id !== '*') invalid('user_id must be "*" for a service key');
-        if (dto.workspace_id !== undefined || dto.agent_id !== undefined) invalid('workspace_id and agent_id are only allowed for an agent key');
+        if (dto.workspace_id !== undefined || dto.agent_id !== undefined)
+          invalid('workspace_id and agent_id are only allowed for an agent key');
         return;
       default:
         return assertNever(dto.role);

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 
 import { assertNever } from '../common/errors/domain-error';
-import { hashApiKey, looksLikeApiKey, lookupPrefix, sameBytes } from './api-key-secret';
 import { ApiKeysRepository, type StoredKeyForLookup } from '../database/api-keys.repository';
+import { hashApiKey, looksLikeApiKey, lookupPrefix, sameBytes } from './api-key-secret';
 import type { Principal } from './principal';
 
 export interface AuthenticatedKey {
@@ -104,7 +104,13 @@ function toPrincipal(row: StoredKeyForLookup): AuthenticatedKey['principal'] {
     case 'user':
       return { kind: 'user', keyId: row.id, userId: row.user_id };
     case 'agent':
-      return { kind: 'agent', keyId: row.id, userId: row.user_id, workspaceId: row.workspace_id as string, agentId: row.agent_id as string };
+      return {
+        kind: 'agent',
+        keyId: row.id,
+        userId: row.user_id,
+        workspaceId: row.workspace_id as string,
+        agentId: row.agent_id as string,
+      };
     default:
       return assertNever(row.role);
   }

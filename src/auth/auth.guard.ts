@@ -6,10 +6,10 @@ import type { Request, Response } from 'express';
 import { assertNever, DomainError } from '../common/errors/domain-error';
 import { pickEnv } from '../env/app-config';
 import type { AppEnv } from '../env/env.schema';
-import { sameSecret } from './api-key-secret';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
-import { KEY_CHECKED_IN_STATEMENT } from './key-recheck';
+import { sameSecret } from './api-key-secret';
 import { presentedCredential } from './credentials';
+import { KEY_CHECKED_IN_STATEMENT } from './key-recheck';
 import type { AuthenticatedRequest } from './principal';
 import { KeyRateLimiter } from './rate-limiter';
 import { ROUTE_ACCESS, type RouteAccess } from './route-access';
@@ -48,7 +48,11 @@ export class AuthGuard implements CanActivate {
         if (this.env.AUTH_MODE === 'api_key') this.requireAdminToken(req);
         return true;
       case undefined:
-        await this.requireKey(req, http.getResponse<Response>(), this.reflector.get<boolean | undefined>(KEY_CHECKED_IN_STATEMENT, context.getHandler()) === true);
+        await this.requireKey(
+          req,
+          http.getResponse<Response>(),
+          this.reflector.get<boolean | undefined>(KEY_CHECKED_IN_STATEMENT, context.getHandler()) === true,
+        );
         return true;
       default:
         return assertNever(access);
@@ -66,7 +70,9 @@ export class AuthGuard implements CanActivate {
     }
     const credential = presentedCredential(req);
     if (credential.kind !== 'token') throw new DomainError('UNAUTHENTICATED');
-    const key = inStatement ? await this.authenticator.authenticateForStatement(credential.token) : await this.authenticator.authenticate(credential.token);
+    const key = inStatement
+      ? await this.authenticator.authenticateForStatement(credential.token)
+      : await this.authenticator.authenticate(credential.token);
     if (!key) throw new DomainError('UNAUTHENTICATED');
     if (inStatement) {
       const keyId = key.principal.keyId;
@@ -88,6 +94,7 @@ export class AuthGuard implements CanActivate {
     if (!expected) throw new DomainError('ROUTE_NOT_FOUND', `Route not found: ${req.method} ${req.path}`);
     const credential = presentedCredential(req);
     // Only `Authorization: Bearer`, as CONTRACT section 10 says; an X-API-Key header is refused.
-    if (credential.kind !== 'token' || credential.via !== 'authorization' || !sameSecret(credential.token, expected)) throw new DomainError('ADMIN_UNAUTHENTICATED');
+    if (credential.kind !== 'token' || credential.via !== 'authorization' || !sameSecret(credential.token, expected))
+      throw new DomainError('ADMIN_UNAUTHENTICATED');
   }
 }

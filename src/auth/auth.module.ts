@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 
+import { ApiKeysRepository } from '../database/api-keys.repository';
 import { AuditEventsRepository } from '../database/audit/audit-events.repository';
 import { AdminController } from './admin.controller';
 import { AdminService } from './admin.service';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
-import { ApiKeysRepository } from '../database/api-keys.repository';
 import { AuthGuard } from './auth.guard';
 import { KeyRateLimiter } from './rate-limiter';
 

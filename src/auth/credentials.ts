@@ -6,7 +6,8 @@ import type { Request } from 'express';
  * Authorization or X-API-Key header (Node keeps only the first Authorization, so the raw
  * headers are counted), another scheme, or both headers with different tokens.
  */
-export type PresentedCredential = { kind: 'none' } | { kind: 'malformed' } | { kind: 'token'; token: string; via: 'authorization' | 'x-api-key' };
+export type PresentedCredential =
+  { kind: 'none' } | { kind: 'malformed' } | { kind: 'token'; token: string; via: 'authorization' | 'x-api-key' };
 
 const BEARER = /^Bearer ([^\s,]+)$/i;
 

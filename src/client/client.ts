@@ -1,13 +1,13 @@
 import type {
-  ApiKeyList,
-  AuditEventList,
-  AuditQueryOptions,
-  CreateApiKeyOptions,
-  CreatedApiKey,
   AgentTrust,
   AgentTrustOptions,
   AgentTrustRecord,
+  ApiKeyList,
+  AuditEventList,
+  AuditQueryOptions,
   ConfigUpdateResult,
+  CreateApiKeyOptions,
+  CreatedApiKey,
   HealthStatus,
   MemoriesHealth,
   RuntimeConfigPatch,
@@ -191,7 +191,13 @@ export class AtriumClient {
    */
   async updateConfig(patch: RuntimeConfigPatch, call?: CallOptions): Promise<ConfigUpdateResult> {
     const result = await this.call<ConfigUpdateResult>(
-      { method: 'PUT', path: '/v1/memories/config', body: keysToSnake(patch), idempotent: true, auth: this.hasAdminToken ? 'admin' : 'key' },
+      {
+        method: 'PUT',
+        path: '/v1/memories/config',
+        body: keysToSnake(patch),
+        idempotent: true,
+        auth: this.hasAdminToken ? 'admin' : 'key',
+      },
       call,
     );
     // `applied` lists field names as values; name them the way the caller wrote them.

@@ -1,6 +1,14 @@
 import type { LessonCheck } from './lesson-types';
-import type { Camelized, IngestResponseWire, MemoryRecordWire, SearchHitWire, WireMemoryStatus, WireMemoryType, WireVisibility } from './wire-types';
 import type { OwnerScopeInput, ResolvedScope, ScopeInput, WriterScopeInput } from './scope';
+import type {
+  Camelized,
+  IngestResponseWire,
+  MemoryRecordWire,
+  SearchHitWire,
+  WireMemoryStatus,
+  WireMemoryType,
+  WireVisibility,
+} from './wire-types';
 
 export type Visibility = WireVisibility;
 export type MemoryType = WireMemoryType;

@@ -106,7 +106,12 @@ export class HttpTransport {
     const onAbort = (): void => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
 
-    const headers: Record<string, string> = { accept: 'application/json', ...this.headers, ...this.credentialHeaders(request), ...call.headers };
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...this.headers,
+      ...this.credentialHeaders(request),
+      ...call.headers,
+    };
     if (request.body !== undefined) headers['content-type'] = 'application/json';
     const url = `${this.baseUrl}${request.path}${request.query ? toQueryString(request.query) : ''}`;
     try {

@@ -2,11 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { DataSource } from 'typeorm';
 
+import type { Actor, KeyRole } from '../auth/principal';
 import type { AppEnv } from '../env/env.schema';
-
 import { appendAuditEvent } from './audit/audit-log';
 import { DATABASE_TARGET, type DatabaseTarget } from './database-target';
-import type { Actor, KeyRole } from '../auth/principal';
 
 export interface ApiKeyRow {
   id: string;
@@ -81,7 +80,18 @@ export class ApiKeysRepository {
       const [row]: ApiKeyRow[] = await manager.query(
         `INSERT INTO api_keys (id, role, user_id, workspace_id, agent_id, label, key_hash, key_prefix, expires_at, rate_limit_per_minute)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,
-        [key.id, key.role, key.userId, key.workspaceId, key.agentId, key.label, key.keyHash, key.keyPrefix, key.expiresAt, key.rateLimitPerMinute],
+        [
+          key.id,
+          key.role,
+          key.userId,
+          key.workspaceId,
+          key.agentId,
+          key.label,
+          key.keyHash,
+          key.keyPrefix,
+          key.expiresAt,
+          key.rateLimitPerMinute,
+        ],
       );
       await appendAuditEvent(manager, actor, {
         action: 'key.created',

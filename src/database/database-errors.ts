@@ -8,7 +8,16 @@
 /** SQLSTATE classes and codes: 08 connection exception, 53 insufficient resources, 57P0x shutdown/terminate, 57014 statement timeout. */
 const UNAVAILABLE_SQLSTATE = /^(08...|53...|57P0[1-4]|57014)$/;
 
-const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const UNAVAILABLE_SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
 
 const UNAVAILABLE_MESSAGES = [
   /Connection terminated/i,
@@ -40,7 +49,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     const code = typeof candidate.code === 'string' ? candidate.code : undefined;
     if (code && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_SOCKET_CODES.has(code))) return true;
     if (typeof candidate.name === 'string' && UNAVAILABLE_TYPEORM_ERRORS.has(candidate.name)) return true;
-    if (typeof candidate.message === 'string' && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(candidate.message as string))) return true;
+    if (typeof candidate.message === 'string' && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(candidate.message as string)))
+      return true;
     current = candidate.driverError;
   }
   return false;

@@ -78,7 +78,11 @@ export class DatabaseModule {
           },
           dataSourceFactory: async (options?: DataSourceOptions) => {
             const target = opened as DatabaseTarget;
-            const prepare = { where: target.description, embeddingDimensions: env.EMBEDDING_DIMENSIONS, embeddingIdentity: configuredIdentity(env) };
+            const prepare = {
+              where: target.description,
+              embeddingDimensions: env.EMBEDDING_DIMENSIONS,
+              embeddingIdentity: configuredIdentity(env),
+            };
             // Behind a pooler, migrations (and their session advisory lock) go direct first.
             if (target.kind === 'postgres' && target.pooled) await prepareDirect(target, env, prepare);
             const dataSource = new DataSource(options as DataSourceOptions);

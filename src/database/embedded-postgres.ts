@@ -48,11 +48,14 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
   let db: PGlite;
   try {
-    db = await PGlite.create({ dataDir, extensions, postgresqlconf: options.sharedBuffers ? [`shared_buffers=${options.sharedBuffers}`] : undefined });
+    db = await PGlite.create({
+      dataDir,
+      extensions,
+      postgresqlconf: options.sharedBuffers ? [`shared_buffers=${options.sharedBuffers}`] : undefined,
+    });
   } catch (error) {
     throw new Error(
-      `Cannot open the embedded database in ${dataDir}: ${(error as Error).message}. ` +
-        'Is another Atrium process using this DATA_DIR?',
+      `Cannot open the embedded database in ${dataDir}: ${(error as Error).message}. ` + 'Is another Atrium process using this DATA_DIR?',
     );
   }
 

@@ -18,7 +18,11 @@ async function main(command: string): Promise<void> {
     await dataSource.initialize();
     switch (command) {
       case 'up':
-        await prepareDatabase(dataSource, { where: target.description, embeddingDimensions: env.EMBEDDING_DIMENSIONS, embeddingIdentity: configuredIdentity(env) });
+        await prepareDatabase(dataSource, {
+          where: target.description,
+          embeddingDimensions: env.EMBEDDING_DIMENSIONS,
+          embeddingIdentity: configuredIdentity(env),
+        });
         console.log(`migrations applied on ${target.description}`);
         break;
       case 'down':

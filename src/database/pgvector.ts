@@ -32,9 +32,7 @@ const INSTALL_HINT =
  * never runs without vector search.
  */
 export async function ensurePgvector(query: Query, where: string): Promise<string> {
-  const rows = await query(
-    "SELECT default_version, installed_version FROM pg_available_extensions WHERE name = 'vector'",
-  );
+  const rows = await query("SELECT default_version, installed_version FROM pg_available_extensions WHERE name = 'vector'");
   if (rows.length === 0) {
     throw new DatabaseStartupError(`pgvector is not installed on the PostgreSQL server at ${where}. ${INSTALL_HINT}`);
   }

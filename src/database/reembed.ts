@@ -1,8 +1,8 @@
 import type { DataSource } from 'typeorm';
 
-import { toVectorLiteral } from './vector';
-import type { EmbeddingProvider } from '../embeddings/embedding-provider';
 import { identityOf } from '../embeddings/embedding-identity';
+import type { EmbeddingProvider } from '../embeddings/embedding-provider';
+import { toVectorLiteral } from './vector';
 
 /** Each table with vectors, and the text its vector was made from. */
 const SOURCES = [

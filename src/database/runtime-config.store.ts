@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
-import type { RuntimeConfigChanges } from '../settings/runtime-config';
 import type { Actor } from '../auth/principal';
+import type { RuntimeConfigChanges } from '../settings/runtime-config';
 import { appendAuditEvent } from './audit/audit-log';
 
 /** The channel a config change is announced on; the payload is the new version. */

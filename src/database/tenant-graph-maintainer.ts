@@ -153,8 +153,12 @@ export class TenantGraphMaintainer implements OnApplicationBootstrap, OnApplicat
         maintenanceWorkMem: this.buildMemory,
         stopped: () => this.stopping,
         onChange: (change) => {
-          const scope = change.scope.workspaceId === null ? `user ${change.scope.userId}` : `workspace ${change.scope.workspaceId} of user ${change.scope.userId}`;
-          if (change.action === 'build') this.logger.log(`building ${change.name} for ${scope} (${change.liveRows} live memories; ${reason})`);
+          const scope =
+            change.scope.workspaceId === null
+              ? `user ${change.scope.userId}`
+              : `workspace ${change.scope.workspaceId} of user ${change.scope.userId}`;
+          if (change.action === 'build')
+            this.logger.log(`building ${change.name} for ${scope} (${change.liveRows} live memories; ${reason})`);
           if (change.action === 'built') this.logger.log(`built ${change.name} in ${((change.ms ?? 0) / 1000).toFixed(1)} s`);
           if (change.action === 'drop') this.logger.log(`dropping ${change.name} (${scope})`);
         },
@@ -170,7 +174,11 @@ export class TenantGraphMaintainer implements OnApplicationBootstrap, OnApplicat
 
 /** A connection of the maintainer's own, straight to the server (DATABASE_DIRECT_URL), never from the request pool. */
 function directClient(url: string, logger: Logger | null): Client {
-  const client = new Client({ connectionString: url, application_name: 'atrium-tenant-graphs', connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  const client = new Client({
+    connectionString: url,
+    application_name: 'atrium-tenant-graphs',
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
   client.on('error', (error) => logger?.warn(`tenant graph connection error: ${error.message}`));
   return client;
 }

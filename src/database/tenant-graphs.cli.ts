@@ -29,7 +29,9 @@ async function main(args: string[]): Promise<void> {
       for (const scope of scopes) {
         const graph = graphs.get(tenantGraphName(scope));
         const where = scope.workspaceId === null ? `user ${scope.userId}` : `user ${scope.userId} workspace ${scope.workspaceId}`;
-        console.log(`${where}: ${scope.liveRows} live memories, ${graph ? (graph.valid ? `graph ${graph.name}` : `graph ${graph.name} INVALID`) : 'no graph'}`);
+        console.log(
+          `${where}: ${scope.liveRows} live memories, ${graph ? (graph.valid ? `graph ${graph.name}` : `graph ${graph.name} INVALID`) : 'no graph'}`,
+        );
       }
       console.log(`${scopes.length} scopes with at least ${minRows} live memories; ${graphs.size} tenant graphs`);
       return;
@@ -39,7 +41,8 @@ async function main(args: string[]): Promise<void> {
       minRows,
       maintenanceWorkMem: env.TENANT_GRAPH_BUILD_MEMORY,
       onChange: (change) => {
-        if (change.action === 'built') console.log(`built ${change.name} (${change.liveRows} live memories) in ${((change.ms ?? 0) / 1000).toFixed(1)} s`);
+        if (change.action === 'built')
+          console.log(`built ${change.name} (${change.liveRows} live memories) in ${((change.ms ?? 0) / 1000).toFixed(1)} s`);
         if (change.action === 'drop') console.log(`dropped ${change.name}`);
       },
     });

@@ -163,7 +163,8 @@ export async function reconcileTenantGraphs(client: Client, options: ReconcileOp
     }
     // A build takes as long as it takes (tens of seconds for the largest scopes at 1M memories).
     await client.query("SELECT set_config('statement_timeout', '0', false)");
-    if (options.maintenanceWorkMem) await client.query(`SELECT set_config('maintenance_work_mem', $1, false)`, [options.maintenanceWorkMem]);
+    if (options.maintenanceWorkMem)
+      await client.query(`SELECT set_config('maintenance_work_mem', $1, false)`, [options.maintenanceWorkMem]);
     for (const [name, scope] of wanted) {
       if (existing.get(name)?.valid) {
         result.kept.push(name);

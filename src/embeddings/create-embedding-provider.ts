@@ -37,7 +37,8 @@ export async function createEmbeddingProvider(options: EmbeddingProviderOptions)
 function openAiOptions(options: EmbeddingProviderOptions) {
   requireDimensions(options.dimensions, 1, 'openai');
   const { baseUrl, model } = options;
-  if (!baseUrl) throw new InvalidEmbeddingOptionsError('provider openai needs baseUrl (e.g. https://api.openai.com or http://127.0.0.1:11434)');
+  if (!baseUrl)
+    throw new InvalidEmbeddingOptionsError('provider openai needs baseUrl (e.g. https://api.openai.com or http://127.0.0.1:11434)');
   let url: URL;
   try {
     url = new URL(baseUrl);

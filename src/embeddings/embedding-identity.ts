@@ -21,7 +21,9 @@ export function identityOf(provider: Pick<EmbeddingProvider, 'name' | 'model' | 
 }
 
 /** The identity the configured provider will have, without loading it. */
-export function configuredIdentity(env: Pick<AppEnv, 'EMBEDDING_PROVIDER' | 'EMBEDDING_MODEL' | 'EMBEDDING_DIMENSIONS'>): EmbeddingIdentity {
+export function configuredIdentity(
+  env: Pick<AppEnv, 'EMBEDDING_PROVIDER' | 'EMBEDDING_MODEL' | 'EMBEDDING_DIMENSIONS'>,
+): EmbeddingIdentity {
   const model = (() => {
     switch (env.EMBEDDING_PROVIDER) {
       case 'local':

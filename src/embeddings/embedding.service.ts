@@ -1,8 +1,8 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 
 import { MetricsService } from '../metrics/metrics.service';
-import type { EmbeddingProvider } from './embedding-provider';
 import { identityOf, type EmbeddingIdentity } from './embedding-identity';
+import type { EmbeddingProvider } from './embedding-provider';
 
 export const EMBEDDING_PROVIDER = Symbol('EMBEDDING_PROVIDER');
 export const QUERY_EMBEDDING_PROVIDER = Symbol('QUERY_EMBEDDING_PROVIDER');
@@ -34,14 +34,20 @@ export class EmbeddingService implements OnApplicationShutdown {
 
   async embedDocuments(texts: string[]): Promise<number[][]> {
     if (texts.length === 0) return [];
-    return this.metrics.time(this.metrics.embeddingDuration, this.metrics.embeddingErrors, { provider: this.documents.name, kind: 'document' }, () =>
-      this.documents.embed(texts),
+    return this.metrics.time(
+      this.metrics.embeddingDuration,
+      this.metrics.embeddingErrors,
+      { provider: this.documents.name, kind: 'document' },
+      () => this.documents.embed(texts),
     );
   }
 
   async embedQuery(text: string): Promise<number[]> {
-    const [vector] = await this.metrics.time(this.metrics.embeddingDuration, this.metrics.embeddingErrors, { provider: this.documents.name, kind: 'query' }, () =>
-      this.queries.embed([text]),
+    const [vector] = await this.metrics.time(
+      this.metrics.embeddingDuration,
+      this.metrics.embeddingErrors,
+      { provider: this.documents.name, kind: 'query' },
+      () => this.queries.embed([text]),
     );
     return vector;
   }

@@ -1,4 +1,5 @@
 import { crc32 } from 'node:zlib';
+
 import { fnv1a } from './feature-hashing';
 
 /**

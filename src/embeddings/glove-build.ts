@@ -1,4 +1,5 @@
 import { crc32 } from 'node:zlib';
+
 import { decodeGlove, encodeGlove, GloveData } from './glove-binary-format';
 import { GloveVocabulary } from './glove-vocabulary';
 import { SecondMoment } from './principal-components';

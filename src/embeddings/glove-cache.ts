@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+
 import { decodeGlove, StaleGloveFileError } from './glove-binary-format';
 import { buildGloveFile, DEFAULT_GLOVE_BUILD_PARAMS, GloveBuildParams, GloveBuildReport, gloveParamsHash } from './glove-build';
 import { GloveVocabulary } from './glove-vocabulary';

@@ -1,5 +1,5 @@
-import { DecodedGlove } from './glove-binary-format';
 import { fnv1a } from './feature-hashing';
+import { DecodedGlove } from './glove-binary-format';
 
 /** Read-only access to the decoded binary: word lookup and dequantised vectors. */
 export class GloveVocabulary {

@@ -113,8 +113,14 @@ export class OpenAiEmbeddingProvider implements EmbeddingProvider {
       return new RetryableFailure(`HTTP ${response.status}${snippet(text)}`, parseRetryAfter(response.headers.get('retry-after')));
     }
     if (!response.ok) {
-      const hint = response.status === 400 && this.options.sendDimensions ? ' (if the model does not accept `dimensions`, disable sendDimensions)' : '';
-      throw new EmbeddingProviderError('bad_response', this.redact(`embedding endpoint ${this.url} answered HTTP ${response.status}${snippet(text)}${hint}`));
+      const hint =
+        response.status === 400 && this.options.sendDimensions
+          ? ' (if the model does not accept `dimensions`, disable sendDimensions)'
+          : '';
+      throw new EmbeddingProviderError(
+        'bad_response',
+        this.redact(`embedding endpoint ${this.url} answered HTTP ${response.status}${snippet(text)}${hint}`),
+      );
     }
     return this.parseVectors(text, input.length);
   }

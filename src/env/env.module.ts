@@ -15,7 +15,9 @@ export class EnvModule {
     const validated = Object.freeze({ ...env });
     return {
       module: EnvModule,
-      imports: [ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, ignoreEnvVars: true, cache: true, load: [() => ({ ...validated })] })],
+      imports: [
+        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, ignoreEnvVars: true, cache: true, load: [() => ({ ...validated })] }),
+      ],
     };
   }
 }

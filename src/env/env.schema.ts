@@ -61,7 +61,9 @@ const str: Parser<string> = (raw) => raw.trim();
 /** A PostgreSQL memory setting: a whole number with kB, MB or GB. */
 const memorySize: Parser<string> = (raw, name) => {
   const value = raw.trim();
-  return /^[1-9][0-9]{0,6}(kB|MB|GB)$/.test(value) ? value : fail(name, `must be a size such as 512MB (a whole number with kB, MB or GB), got "${raw}"`);
+  return /^[1-9][0-9]{0,6}(kB|MB|GB)$/.test(value)
+    ? value
+    : fail(name, `must be a size such as 512MB (a whole number with kB, MB or GB), got "${raw}"`);
 };
 
 const oneOf =
@@ -147,13 +149,15 @@ export const ENV_SCHEMA = {
   },
   DATA_DIR: { description: 'Where the embedded database keeps its files (when DATABASE_URL is unset)', default: './data', parse: str },
   EMBEDDED_SHARED_BUFFERS: {
-    description: 'shared_buffers of the embedded database (no DATABASE_URL): its buffer pool lives in the service process and counts in its RSS',
+    description:
+      'shared_buffers of the embedded database (no DATABASE_URL): its buffer pool lives in the service process and counts in its RSS',
     default: '64MB',
     parse: memorySize,
   },
   DATABASE_POOL_SIZE: { description: 'Maximum connections in the database pool', default: 10, parse: int(1, 200) },
   DATABASE_PREPARED_STATEMENTS: {
-    description: 'Run the hot search statements as named prepared statements (planned once per connection); off by itself behind a pooler (DATABASE_DIRECT_URL set) and on the embedded database; set false behind PgBouncer < 1.21 without DATABASE_DIRECT_URL',
+    description:
+      'Run the hot search statements as named prepared statements (planned once per connection); off by itself behind a pooler (DATABASE_DIRECT_URL set) and on the embedded database; set false behind PgBouncer < 1.21 without DATABASE_DIRECT_URL',
     default: true,
     parse: bool,
   },
@@ -165,16 +169,41 @@ export const ENV_SCHEMA = {
     example: 'http://localhost:3050,http://localhost:3081',
   },
   RUNTIME_CONFIG_POLL_MS: {
-    description: 'How often each instance compares its runtime config version with the database (the fallback when a change notification is lost)',
+    description:
+      'How often each instance compares its runtime config version with the database (the fallback when a change notification is lost)',
     default: 500,
     parse: int(50, 60000),
   },
-  LOG_LEVEL: { description: 'debug, info, warn, error or silent', default: 'info' as const, parse: oneOf('debug', 'info', 'warn', 'error', 'silent') },
-  SHUTDOWN_TIMEOUT_MS: { description: 'How long SIGTERM waits for in-flight requests before cutting them and exiting 1', default: 10000, parse: int(0, 600000) },
-  HTTP_HEADERS_TIMEOUT_MS: { description: 'A client must send the request headers within this time (else 408 and the connection closes)', default: 20000, parse: int(1000, 600000) },
-  HTTP_REQUEST_TIMEOUT_MS: { description: 'A client must send the whole request within this time (0 = no limit); at least HTTP_HEADERS_TIMEOUT_MS', default: 60000, parse: int(0, 3600000) },
-  HTTP_KEEP_ALIVE_TIMEOUT_MS: { description: 'An idle keep-alive connection is closed after this time', default: 5000, parse: int(0, 600000) },
-  HTTP_MAX_CONNECTIONS: { description: 'Open HTTP connections at most; further ones are closed on accept (0 = no limit)', default: 1024, parse: int(0, 1000000) },
+  LOG_LEVEL: {
+    description: 'debug, info, warn, error or silent',
+    default: 'info' as const,
+    parse: oneOf('debug', 'info', 'warn', 'error', 'silent'),
+  },
+  SHUTDOWN_TIMEOUT_MS: {
+    description: 'How long SIGTERM waits for in-flight requests before cutting them and exiting 1',
+    default: 10000,
+    parse: int(0, 600000),
+  },
+  HTTP_HEADERS_TIMEOUT_MS: {
+    description: 'A client must send the request headers within this time (else 408 and the connection closes)',
+    default: 20000,
+    parse: int(1000, 600000),
+  },
+  HTTP_REQUEST_TIMEOUT_MS: {
+    description: 'A client must send the whole request within this time (0 = no limit); at least HTTP_HEADERS_TIMEOUT_MS',
+    default: 60000,
+    parse: int(0, 3600000),
+  },
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: {
+    description: 'An idle keep-alive connection is closed after this time',
+    default: 5000,
+    parse: int(0, 600000),
+  },
+  HTTP_MAX_CONNECTIONS: {
+    description: 'Open HTTP connections at most; further ones are closed on accept (0 = no limit)',
+    default: 1024,
+    parse: int(0, 1000000),
+  },
   CORE_RUNTIME_CONFIG_MUTATION_ENABLED: {
     description: 'Allow PUT /v1/memories/config to change runtime settings (keep false in production)',
     default: false,
@@ -184,19 +213,25 @@ export const ENV_SCHEMA = {
   LESSON_SIMILARITY_THRESHOLD: { description: 'Cosine similarity at which a search matches a lesson', default: 0.75, parse: num(0, 1) },
   MAX_SEARCH_RESULTS: { description: 'Upper bound on the number of memories one search returns', default: 100, parse: int(1, 100) },
   SEARCH_EXACT_SCOPE_LIMIT: {
-    description: 'Visible rows up to which vector search is exact (scope index + distance sort); larger scopes use the HNSW index (docs/benchmarks.md)',
+    description:
+      'Visible rows up to which vector search is exact (scope index + distance sort); larger scopes use the HNSW index (docs/benchmarks.md)',
     default: 3000,
     parse: int(0, 10000000),
   },
-  SEARCH_HNSW_EF_SEARCH: { description: 'hnsw.ef_search for searches of scopes above SEARCH_EXACT_SCOPE_LIMIT (recall against cost)', default: 200, parse: int(10, 1000) },
+  SEARCH_HNSW_EF_SEARCH: {
+    description: 'hnsw.ef_search for searches of scopes above SEARCH_EXACT_SCOPE_LIMIT (recall against cost)',
+    default: 200,
+    parse: int(10, 1000),
+  },
   TENANT_GRAPH_MIN_ROWS: {
     description:
-      'PostgreSQL: a scope (a user\'s personal memories, or a workspace) with at least this many live memories gets an HNSW graph of its own, a partial index built in the background (0 = none; docs/scaling.md)',
+      "PostgreSQL: a scope (a user's personal memories, or a workspace) with at least this many live memories gets an HNSW graph of its own, a partial index built in the background (0 = none; docs/scaling.md)",
     default: 3000,
     parse: int(0, 100000000),
   },
   TENANT_GRAPH_INTERVAL_S: {
-    description: 'How often an instance checks for scopes that need a graph of their own, or no longer do (0 = never: run `npm run db:tenant-graphs` instead)',
+    description:
+      'How often an instance checks for scopes that need a graph of their own, or no longer do (0 = never: run `npm run db:tenant-graphs` instead)',
     default: 600,
     parse: int(0, 86400),
   },
@@ -209,21 +244,42 @@ export const ENV_SCHEMA = {
     parse: list,
     example: '',
   },
-  AUDN_CANDIDATE_THRESHOLD: { description: 'Similarity at which an existing memory is a candidate for update/supersede at ingest', default: 0.7, parse: num(0, 1) },
+  AUDN_CANDIDATE_THRESHOLD: {
+    description: 'Similarity at which an existing memory is a candidate for update/supersede at ingest',
+    default: 0.7,
+    parse: num(0, 1),
+  },
   DUPLICATE_THRESHOLD: {
-    description: 'Similarity at which an ingested fact is a duplicate of a visible memory (unset: calibrated per provider, local 0.98, hash and openai 0.95)',
+    description:
+      'Similarity at which an ingested fact is a duplicate of a visible memory (unset: calibrated per provider, local 0.98, hash and openai 0.95)',
     parse: num(0, 1),
     example: '',
   },
-  EMBEDDING_PROVIDER: { description: 'local (offline GloVe), hash (lexical) or openai (any OpenAI-compatible endpoint)', default: 'local' as const, parse: oneOf('local', 'hash', 'openai') },
+  EMBEDDING_PROVIDER: {
+    description: 'local (offline GloVe), hash (lexical) or openai (any OpenAI-compatible endpoint)',
+    default: 'local' as const,
+    parse: oneOf('local', 'hash', 'openai'),
+  },
   EMBEDDING_MODEL: { description: 'Model name sent to the openai provider', default: 'text-embedding-3-small', parse: str },
   EMBEDDING_DIMENSIONS: { description: 'Vector size; must match the memories.embedding column', default: 384, parse: int(8, 4096) },
   EMBEDDING_BASE_URL: { description: 'Base URL of the OpenAI-compatible embeddings API (openai provider)', parse: httpUrl, example: '' },
   EMBEDDING_API_KEY: { description: 'API key for the embeddings endpoint (openai provider)', parse: str, example: '' },
   EMBEDDING_TIMEOUT_MS: { description: 'Timeout of one embeddings request', default: 10000, parse: int(100, 600000) },
-  EMBEDDINGS_CACHE_DIR: { description: 'Where the local provider keeps its compact vocabulary (default ./.cache/embeddings)', parse: str, example: '' },
-  LLM_PROVIDER: { description: 'none (rule-based extraction) or openai (any OpenAI-compatible chat-completions endpoint)', default: 'none' as const, parse: oneOf('none', 'openai') },
-  LLM_BASE_URL: { description: 'Base URL of the OpenAI-compatible chat API, without /v1 (LLM_PROVIDER=openai)', parse: httpUrl, example: '' },
+  EMBEDDINGS_CACHE_DIR: {
+    description: 'Where the local provider keeps its compact vocabulary (default ./.cache/embeddings)',
+    parse: str,
+    example: '',
+  },
+  LLM_PROVIDER: {
+    description: 'none (rule-based extraction) or openai (any OpenAI-compatible chat-completions endpoint)',
+    default: 'none' as const,
+    parse: oneOf('none', 'openai'),
+  },
+  LLM_BASE_URL: {
+    description: 'Base URL of the OpenAI-compatible chat API, without /v1 (LLM_PROVIDER=openai)',
+    parse: httpUrl,
+    example: '',
+  },
   LLM_MODEL: { description: 'Chat model used for fact extraction and update decisions', default: 'gpt-4o-mini', parse: str },
   LLM_API_KEY: { description: 'API key for the chat endpoint', parse: str, example: '' },
   LLM_TIMEOUT_MS: { description: 'Timeout of one chat-completions request', default: 20000, parse: int(100, 600000) },
@@ -288,7 +344,6 @@ export function describeEnv(): { name: string; description: string; example: str
     name,
     description: spec.description,
     example:
-      spec.example ??
-      (Array.isArray(spec.default) ? spec.default.join(',') : spec.default === undefined ? '' : String(spec.default)),
+      spec.example ?? (Array.isArray(spec.default) ? spec.default.join(',') : spec.default === undefined ? '' : String(spec.default)),
   }));
 }

@@ -1,6 +1,6 @@
+import { assertNever } from '../common/errors/domain-error';
 import type { GateFinding } from './classifier/assess-input';
 import type { LessonSeverity, NewLesson } from './lesson.types';
-import { assertNever } from '../common/errors/domain-error';
 
 /** CONTRACT section 6: a pattern holds at most 200 characters of the content, plus the reason. */
 export const PATTERN_CONTENT_CHARS = 200;
@@ -58,7 +58,13 @@ function describeFinding(finding: GateFinding): Record<string, unknown> {
     case 'rule':
       return { ruleId: finding.ruleId, severity: finding.severity, source: 'rule' };
     case 'classifier':
-      return { ruleId: finding.ruleId, severity: finding.severity, source: 'classifier', score: finding.score, threshold: finding.threshold };
+      return {
+        ruleId: finding.ruleId,
+        severity: finding.severity,
+        source: 'classifier',
+        score: finding.score,
+        threshold: finding.threshold,
+      };
     default:
       return assertNever(finding);
   }

@@ -33,7 +33,10 @@ export class LessonsController {
 
   @Get('stats')
   @ApiOperation({ summary: 'Count active lessons by type' })
-  @ApiOkResponse({ type: LessonStatsDoc, description: 'Counts of active lessons (`{total_active: 0, by_type: {}}` while lessons are off).' })
+  @ApiOkResponse({
+    type: LessonStatsDoc,
+    description: 'Counts of active lessons (`{total_active: 0, by_type: {}}` while lessons are off).',
+  })
   @ApiErrors({ 400: [USER_ID_ERROR] })
   stats(@Query() q: LessonUserQueryDto, @CallerPrincipal() principal: Principal) {
     return this.lessons.stats(userIdForPrincipal(principal, q.user_id, 'read'));

@@ -9,7 +9,10 @@ const SOURCE_MEMORY_IDS_MAX = 100;
 
 /** Required without an API key; with one it may be left out (the key's user) and must match. */
 export class LessonUserQueryDto {
-  @ApiPropertyOptional({ ...USER_ID_SCHEMA, description: "The user. Required unless an API key says it (AUTH_MODE=api_key: the key's user; another is 403)." })
+  @ApiPropertyOptional({
+    ...USER_ID_SCHEMA,
+    description: "The user. Required unless an API key says it (AUTH_MODE=api_key: the key's user; another is 403).",
+  })
   @IsOptional()
   @IsUserId()
   user_id?: string;
@@ -17,7 +20,10 @@ export class LessonUserQueryDto {
 
 /** user_id may come in the query string or in the body; the query wins. */
 export class ReportLessonQueryDto {
-  @ApiPropertyOptional({ ...USER_ID_SCHEMA, description: 'The user the lesson is for. Required here or in the body; the query string wins.' })
+  @ApiPropertyOptional({
+    ...USER_ID_SCHEMA,
+    description: 'The user the lesson is for. Required here or in the body; the query string wins.',
+  })
   @IsOptional()
   @IsUserId()
   user_id?: string;
@@ -48,14 +54,25 @@ export class ReportLessonDto {
   @LowerCaseEach()
   source_memory_ids?: string[];
 
-  @ApiPropertyOptional({ type: String, enum: LESSON_SEVERITIES, default: 'high', description: '`critical` blocks matching searches.', example: 'critical' })
+  @ApiPropertyOptional({
+    type: String,
+    enum: LESSON_SEVERITIES,
+    default: 'high',
+    description: '`critical` blocks matching searches.',
+    example: 'critical',
+  })
   @IsOptional()
   @IsIn(LESSON_SEVERITIES, { message: 'severity must be one of low, medium, high, critical' })
   severity?: LessonSeverity;
 }
 
 export class LessonIdParams {
-  @ApiProperty({ type: String, format: 'uuid', description: 'The lesson. Not a UUID: 400 `id must be a valid UUID`.', example: UUID_EXAMPLE })
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    description: 'The lesson. Not a UUID: 400 `id must be a valid UUID`.',
+    example: UUID_EXAMPLE,
+  })
   @IsUUID('all', { message: 'id must be a valid UUID' })
   @LowerCase()
   id: string;

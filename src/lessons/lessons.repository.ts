@@ -85,16 +85,14 @@ export class LessonsRepository {
   }
 
   async listActive(userId: string): Promise<LessonEntity[]> {
-    return this.access
-      .lessons(userId)
-      .andWhere('l.active')
-      .orderBy('l.created_at', 'DESC')
-      .addOrderBy('l.id', 'DESC')
-      .getMany();
+    return this.access.lessons(userId).andWhere('l.active').orderBy('l.created_at', 'DESC').addOrderBy('l.id', 'DESC').getMany();
   }
 
   async countsByType(userId: string): Promise<{ lesson_type: LessonType; n: number }[]> {
-    return this.access.userQuery(userId, 'SELECT lesson_type, count(*)::int AS n FROM lessons WHERE user_id = $1 AND active GROUP BY lesson_type');
+    return this.access.userQuery(
+      userId,
+      'SELECT lesson_type, count(*)::int AS n FROM lessons WHERE user_id = $1 AND active GROUP BY lesson_type',
+    );
   }
 
   /** Retire (active = false), keeping the row for audit. False when no active lesson of the user has that id. */

@@ -79,18 +79,21 @@ export class LessonsService {
     actor: Actor,
   ): Promise<{ lesson_id: string | null }> {
     if (!this.enabled) return { lesson_id: null };
-    const [id] = await this.record([
-      {
-        userId,
-        lessonType: 'user_reported',
-        pattern: input.pattern,
-        embedText: input.pattern,
-        sourceMemoryIds: input.sourceMemoryIds,
-        sourceQuery: null,
-        severity: input.severity ?? 'high',
-        metadata: { reportedBy: 'user' },
-      },
-    ], actor);
+    const [id] = await this.record(
+      [
+        {
+          userId,
+          lessonType: 'user_reported',
+          pattern: input.pattern,
+          embedText: input.pattern,
+          sourceMemoryIds: input.sourceMemoryIds,
+          sourceQuery: null,
+          severity: input.severity ?? 'high',
+          metadata: { reportedBy: 'user' },
+        },
+      ],
+      actor,
+    );
     return { lesson_id: id ?? null };
   }
 
@@ -133,9 +136,7 @@ export class LessonsService {
     for (const m of matches) if (severityRank(m.severity) > severityRank(highest)) highest = m.severity;
     return {
       safe: !matches.some((m) => m.severity === 'critical'),
-      warnings: matches.map(
-        (m) => `[${m.severity}] ${m.lesson_type}: ${m.pattern.slice(0, 100)} (similarity: ${m.similarity.toFixed(2)})`,
-      ),
+      warnings: matches.map((m) => `[${m.severity}] ${m.lesson_type}: ${m.pattern.slice(0, 100)} (similarity: ${m.similarity.toFixed(2)})`),
       highest_severity: highest,
       matched_count: matches.length,
     };

@@ -13,8 +13,7 @@ import { LessonsService } from './lessons.service';
 import { sourceTrust } from './trust';
 
 export type GateVerdict =
-  | { accepted: true; trustScore: number }
-  | { accepted: false; reason: 'injection' | 'low_trust'; trustScore: number };
+  { accepted: true; trustScore: number } | { accepted: false; reason: 'injection' | 'low_trust'; trustScore: number };
 
 /**
  * The write-security gate, run on every write path (ingest, ingest/quick, verbatim writes;
@@ -42,7 +41,13 @@ export class WriteGateService {
     return this.settings.current().trustScoringEnabled ? assessInput(text, shippedModel()) : null;
   }
 
-  async screen(scope: MemoryScope, sourceSite: string, facts: readonly string[], input: InputAssessment | null, actor: Actor): Promise<GateVerdict[]> {
+  async screen(
+    scope: MemoryScope,
+    sourceSite: string,
+    facts: readonly string[],
+    input: InputAssessment | null,
+    actor: Actor,
+  ): Promise<GateVerdict[]> {
     const config = this.settings.current();
     if (!config.trustScoringEnabled || input === null) return facts.map(() => ({ accepted: true, trustScore: 1 }));
 
@@ -60,7 +65,10 @@ export class WriteGateService {
       const judged = fact === input.whole.text ? factJudgement(input.whole) : judgeText(fact);
       if (judged.blocked) {
         // One lesson per input: a blocked input's lesson takes this fact's findings too.
-        if (input.blocked) inputFindings.push(...judged.findings.filter((f) => !inputFindings.some((known) => known.ruleId === f.ruleId && f.source === 'rule')));
+        if (input.blocked)
+          inputFindings.push(
+            ...judged.findings.filter((f) => !inputFindings.some((known) => known.ruleId === f.ruleId && f.source === 'rule')),
+          );
         else toRecord.push(injectionLesson(ctx, fact, judged.findings));
         return { accepted: false, reason: 'injection', trustScore: 0 };
       }
@@ -73,7 +81,10 @@ export class WriteGateService {
       return { accepted: true, trustScore: score };
     });
     if (input.blocked) {
-      const attack = input.segments.filter((segment) => segment.blocked).map((segment) => segment.flat).join(' ');
+      const attack = input.segments
+        .filter((segment) => segment.blocked)
+        .map((segment) => segment.flat)
+        .join(' ');
       toRecord.unshift(injectionLesson(ctx, attack, inputFindings));
     }
     for (const verdict of verdicts) if (!verdict.accepted) this.metrics.writesRejected.inc({ reason: verdict.reason });

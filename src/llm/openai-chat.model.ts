@@ -1,5 +1,5 @@
-import { retryDelayMs } from '../embeddings/retry-delay';
 import { parseRetryAfter } from '../embeddings/openai.provider';
+import { retryDelayMs } from '../embeddings/retry-delay';
 import { LlmError, type ChatMessage, type ChatModel } from './chat-model';
 
 export interface OpenAiChatOptions {
@@ -68,7 +68,10 @@ export function parseCompletion(body: string): Record<string, unknown> {
     throw new LlmError('chat endpoint returned a body that is not JSON');
   }
   if (typeof content !== 'string') throw new LlmError('chat completion has no message content');
-  const unfenced = content.trim().replace(/^```(?:json)?\s*/i, '').replace(/\s*```$/, '');
+  const unfenced = content
+    .trim()
+    .replace(/^```(?:json)?\s*/i, '')
+    .replace(/\s*```$/, '');
   let parsed: unknown;
   try {
     parsed = JSON.parse(unfenced);

@@ -46,10 +46,7 @@ export function bm25Statement<T extends ObjectLiteral>(
   tsQuery: string,
   k: number,
 ): Bm25Statement {
-  matches
-    .select('t.id', 'id')
-    .addSelect('t.content_tsv', 'tsv')
-    .andWhere("t.content_tsv @@ to_tsquery('english', :bm25_tsq)");
+  matches.select('t.id', 'id').addSelect('t.content_tsv', 'tsv').andWhere("t.content_tsv @@ to_tsquery('english', :bm25_tsq)");
   population.select('CAST(count(*) AS double precision)', 'n').addSelect('CAST(avg(length(p.content_tsv)) AS double precision)', 'avgdl');
   const sql = `WITH hits AS (
       SELECT h.id, u.lexeme, CAST(cardinality(u.positions) AS double precision) AS tf, CAST(length(h.tsv) AS double precision) AS dl

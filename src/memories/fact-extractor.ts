@@ -38,7 +38,10 @@ export function extractFacts(conversation: string): ExtractedFact[] {
   for (const sentence of statements.flatMap(splitSentences)) {
     const content = sentence.replace(/\s+/g, ' ').trim();
     if (!isFactLike(content)) continue;
-    const key = content.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+    const key = content
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      .trim();
     if (seen.has(key)) continue;
     seen.add(key);
     facts.push({ content: content.slice(0, MAX_FACT_CHARS), memoryType: classify(content), importance: importanceOf(content) });

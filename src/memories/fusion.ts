@@ -1,5 +1,5 @@
-import type { ScoredRow } from './vector-search';
 import type { MemoryEntity } from './memory.entity';
+import type { ScoredRow } from './vector-search';
 
 /**
  * How /search merges its two candidate lists (both already visibility-scoped in SQL).

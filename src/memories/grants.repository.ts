@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 
 import type { Actor } from '../auth/principal';
 import type { WorkspaceScope } from '../common/scope/memory-scope';
-import { scopeColumns } from '../database/audit/audit-log';
 import { MemoryAccess, type GrantRow } from '../database/access/memory-access';
+import { scopeColumns } from '../database/audit/audit-log';
 
 export type { GrantRow };
 
@@ -28,7 +28,13 @@ export class GrantsRepository {
   ): Promise<{ created: boolean; createdAt: Date } | 'not_owner_or_missing' | 'not_restricted'> {
     const createdAt = await this.access.transaction(async (tx) => {
       const created = await tx.insertGrant(scope, memoryId, granteeAgentId);
-      if (created) await tx.audit(actor, { action: 'grant.created', ...scopeColumns(scope), targetId: memoryId, detail: { grantee_agent_id: granteeAgentId } });
+      if (created)
+        await tx.audit(actor, {
+          action: 'grant.created',
+          ...scopeColumns(scope),
+          targetId: memoryId,
+          detail: { grantee_agent_id: granteeAgentId },
+        });
       return created;
     });
     if (createdAt) return { created: true, createdAt };
@@ -52,7 +58,13 @@ export class GrantsRepository {
   ): Promise<'revoked' | 'no_grant' | 'not_owner_or_missing'> {
     const removed = await this.access.transaction(async (tx) => {
       const n = await tx.deleteGrant(scope, memoryId, granteeAgentId);
-      if (n > 0) await tx.audit(actor, { action: 'grant.revoked', ...scopeColumns(scope), targetId: memoryId, detail: { grantee_agent_id: granteeAgentId } });
+      if (n > 0)
+        await tx.audit(actor, {
+          action: 'grant.revoked',
+          ...scopeColumns(scope),
+          targetId: memoryId,
+          detail: { grantee_agent_id: granteeAgentId },
+        });
       return n;
     });
     if (removed > 0) return 'revoked';

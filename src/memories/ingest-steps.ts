@@ -33,7 +33,12 @@ export const emptyTally = (): IngestTally => ({
  * A fact is a duplicate when a stored memory the writer can see, or a fact already accepted
  * from the same input, is at least `threshold` similar.
  */
-export function isDuplicate(nearest: ScoredRow | undefined, earlier: readonly (readonly number[])[], vector: readonly number[], threshold: number): boolean {
+export function isDuplicate(
+  nearest: ScoredRow | undefined,
+  earlier: readonly (readonly number[])[],
+  vector: readonly number[],
+  threshold: number,
+): boolean {
   if (nearest !== undefined && 1 - nearest.distance >= threshold) return true;
   return earlier.some((other) => cosine(other, vector) >= threshold);
 }

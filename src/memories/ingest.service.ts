@@ -3,15 +3,15 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 
 import type { Actor } from '../auth/principal';
-import { assertNever, DomainError } from '../common/errors/domain-error';
 import type { IngestResponseWire } from '../client/wire-types';
+import { assertNever, DomainError } from '../common/errors/domain-error';
 import type { MemoryScope } from '../common/scope/memory-scope';
 import type { VisibilityMode } from '../database/visibility';
 import { EmbeddingService } from '../embeddings/embedding.service';
-import { contradictionLesson, CONTRADICTION_CONFIDENCE_THRESHOLD } from '../lessons/lesson-patterns';
+import type { InputAssessment } from '../lessons/classifier/assess-input';
+import { CONTRADICTION_CONFIDENCE_THRESHOLD, contradictionLesson } from '../lessons/lesson-patterns';
 import type { NewLesson } from '../lessons/lesson.types';
 import { LessonsService } from '../lessons/lessons.service';
-import type { InputAssessment } from '../lessons/classifier/assess-input';
 import { WriteGateService } from '../lessons/write-gate.service';
 import { SettingsService } from '../settings/settings.service';
 import type { IngestDto, QuickIngestDto } from './dto/ingest.dto';
@@ -143,7 +143,12 @@ export class IngestService {
    * every fact is judged on its own too), then one embedding call for every fact that passed.
    * The gate runs even with no fact: a blocked input records its lesson all the same.
    */
-  private async screen(target: WriteTarget, facts: ExtractedFact[], tally: IngestTally, assessment: InputAssessment | null): Promise<AcceptedFact[]> {
+  private async screen(
+    target: WriteTarget,
+    facts: ExtractedFact[],
+    tally: IngestTally,
+    assessment: InputAssessment | null,
+  ): Promise<AcceptedFact[]> {
     const verdicts = await this.gate.screen(
       target.scope,
       target.dto.source_site,
@@ -186,13 +191,18 @@ export class IngestService {
       case 'update': {
         const content = decision.content ?? item.fact.content;
         const vector = decision.content ? (await this.embeddings.embedDocuments([decision.content]))[0] : item.vector;
-        const changed = await this.repository.updateContentForIngest(target.scope, decision.targetId, {
-          content,
-          embedding: vector,
-          embeddedBy: target.embeddedBy,
-          importance: item.fact.importance,
-          trustScore: item.trustScore,
-        }, target.actor);
+        const changed = await this.repository.updateContentForIngest(
+          target.scope,
+          decision.targetId,
+          {
+            content,
+            embedding: vector,
+            embeddedBy: target.embeddedBy,
+            importance: item.fact.importance,
+            trustScore: item.trustScore,
+          },
+          target.actor,
+        );
         if (!changed) return void batch.newRows.push(newRow(target, item));
         tally.memories_updated++;
         tally.updated_memory_ids.push(decision.targetId);
@@ -223,7 +233,11 @@ export class IngestService {
     if (!contradicts(decision, CONTRADICTION_CONFIDENCE_THRESHOLD)) return;
     const action = decision.kind === 'supersede' ? 'SUPERSEDE' : 'DELETE';
     batch.contradictions.push(
-      contradictionLesson(writeContext(target), item.fact.content, { action, targetId: decision.targetId, confidence: decision.confidence }),
+      contradictionLesson(writeContext(target), item.fact.content, {
+        action,
+        targetId: decision.targetId,
+        confidence: decision.confidence,
+      }),
     );
   }
 

@@ -15,7 +15,6 @@ export interface Candidate {
   similarity: number;
 }
 
-
 const MAX_FACTS = 50;
 const MAX_FACT_CHARS = 1000;
 const MEMORY_TYPES: readonly MemoryType[] = ['semantic', 'episodic', 'procedural'];
@@ -96,7 +95,8 @@ export class LlmPlanner {
       ]);
       const action = typeof answer.action === 'string' ? (answer.action.toUpperCase() as IngestAction) : undefined;
       if (!action || !ACTIONS.includes(action)) throw new Error(`unknown action ${JSON.stringify(answer.action)}`);
-      const confidence = typeof answer.confidence === 'number' && answer.confidence >= 0 && answer.confidence <= 1 ? answer.confidence : 0.5;
+      const confidence =
+        typeof answer.confidence === 'number' && answer.confidence >= 0 && answer.confidence <= 1 ? answer.confidence : 0.5;
       if (action === 'ADD') return { kind: 'add' };
       if (action === 'NOOP') return { kind: 'skip', reason: 'noop' };
       // A target must be one of the candidates the writer can see, never an id the model made up.
@@ -104,7 +104,8 @@ export class LlmPlanner {
       if (!target) throw new Error(`target_id ${JSON.stringify(answer.target_id)} is not a candidate`);
       switch (action) {
         case 'UPDATE': {
-          const content = typeof answer.content === 'string' && answer.content.trim() ? answer.content.trim().slice(0, MAX_FACT_CHARS) : undefined;
+          const content =
+            typeof answer.content === 'string' && answer.content.trim() ? answer.content.trim().slice(0, MAX_FACT_CHARS) : undefined;
           return { kind: 'update', targetId: target.id, content, confidence };
         }
         case 'SUPERSEDE':

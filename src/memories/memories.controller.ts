@@ -2,13 +2,13 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Use
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 
 import { CallerActor } from '../auth/caller.decorator';
-import type { Actor } from '../auth/principal';
 import { CallerKeyRecheck, KeyCheckedInStatement, type KeyRecheck } from '../auth/key-recheck';
+import type { Actor } from '../auth/principal';
 import type { MemoryScope } from '../common/scope/memory-scope';
 import { Scope } from '../common/scope/scope.pipe';
-import { VISIBILITY_MODES_MESSAGE } from '../database/visibility';
 import { WorkspaceAgentGuard } from '../common/scope/workspace-agent.guard';
 import { TIMESTAMP_FORMAT_HINT } from '../common/validation/timestamp';
+import { VISIBILITY_MODES_MESSAGE } from '../database/visibility';
 import { ApiErrors, ApiInternalError, ApiKeyAuth, READ_SCOPE_ERRORS, SCOPE_ERRORS, SCOPE_MISMATCH_MESSAGE } from '../openapi/api-errors';
 import {
   ExpandResponseDoc,
@@ -97,13 +97,20 @@ export class MemoriesController {
   @ApiOkResponse({ type: SearchResponseDoc, description: 'The best visible memories, with the lesson check.' })
   @ApiErrors({ 400: SEARCH_ERRORS, body: true, embeds: true })
   @KeyCheckedInStatement()
-  searchHybrid(@Scope() scope: MemoryScope, @Body() dto: SearchDto, @CallerKeyRecheck() recheck: KeyRecheck | null): Promise<SearchResponse> {
+  searchHybrid(
+    @Scope() scope: MemoryScope,
+    @Body() dto: SearchDto,
+    @CallerKeyRecheck() recheck: KeyRecheck | null,
+  ): Promise<SearchResponse> {
     return this.search.search(scope, dto, recheck);
   }
 
   @Post('search/fast')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Vector search', description: 'Vector retrieval only, ranked by similarity; same request and response as /search.' })
+  @ApiOperation({
+    summary: 'Vector search',
+    description: 'Vector retrieval only, ranked by similarity; same request and response as /search.',
+  })
   @ApiOkResponse({ type: SearchResponseDoc, description: 'The most similar visible memories, with the lesson check.' })
   @ApiErrors({ 400: SEARCH_ERRORS, body: true, embeds: true })
   @KeyCheckedInStatement()
@@ -127,7 +134,13 @@ export class MemoriesController {
   @ApiOperation({ summary: 'List memories', description: 'Newest first. `source_site` and `episode_id` apply in user scope only.' })
   @ApiOkResponse({ type: ListResponseDoc, description: 'One page of visible memories.' })
   @ApiErrors({
-    400: [...READ_SCOPE_ERRORS, 'limit must be an integer', 'limit must be between 1 and 100', 'offset must be 0 or more', 'episode_id must be a valid UUID'],
+    400: [
+      ...READ_SCOPE_ERRORS,
+      'limit must be an integer',
+      'limit must be between 1 and 100',
+      'offset must be 0 or more',
+      'episode_id must be a valid UUID',
+    ],
   })
   list(@Scope() scope: MemoryScope, @Query() q: ListQueryDto): Promise<{ memories: MemoryRecord[]; count: number }> {
     return this.memories.list(scope, { limit: q.limit, offset: q.offset, sourceSite: q.source_site, episodeId: q.episode_id });
@@ -149,7 +162,12 @@ export class MemoriesController {
   })
   @ApiOkResponse({ type: SuccessDoc, description: 'Deleted (in user scope: also when nothing matched).' })
   @ApiErrors({ 400: [ID_ERROR, ...READ_SCOPE_ERRORS], 404: NOT_FOUND })
-  remove(@Scope() scope: MemoryScope, @Param() p: MemoryIdParams, @Query() _q: ScopeQueryDto, @CallerActor() actor: Actor): Promise<{ success: true }> {
+  remove(
+    @Scope() scope: MemoryScope,
+    @Param() p: MemoryIdParams,
+    @Query() _q: ScopeQueryDto,
+    @CallerActor() actor: Actor,
+  ): Promise<{ success: true }> {
     return this.memories.delete(scope, p.id, actor);
   }
 
@@ -160,12 +178,7 @@ export class MemoriesController {
   })
   @ApiOkResponse({ type: MemoryRecordDoc, description: 'The memory record with its new visibility.' })
   @ApiErrors({
-    400: [
-      ID_ERROR,
-      ...SCOPE_ERRORS,
-      VISIBILITY_MODES_MESSAGE,
-      'workspace_id is required: visibility exists only for workspace memories',
-    ],
+    400: [ID_ERROR, ...SCOPE_ERRORS, VISIBILITY_MODES_MESSAGE, 'workspace_id is required: visibility exists only for workspace memories'],
     403: ['Only the owning agent may change visibility', SCOPE_MISMATCH_MESSAGE],
     404: NOT_FOUND,
     body: true,

@@ -18,7 +18,17 @@ import { VectorSearch } from './vector-search';
 @Module({
   imports: [MemoryAccessModule, SettingsModule, LessonsModule],
   controllers: [GrantsController, MemoriesController],
-  providers: [MemoriesRepository, VectorSearch, GrantsRepository, AccessTracker, MemoriesService, SearchService, IngestService, GrantsService, LlmPlanner],
+  providers: [
+    MemoriesRepository,
+    VectorSearch,
+    GrantsRepository,
+    AccessTracker,
+    MemoriesService,
+    SearchService,
+    IngestService,
+    GrantsService,
+    LlmPlanner,
+  ],
   exports: [MemoriesRepository, VectorSearch, SearchService, IngestService, AccessTracker],
 })
 export class MemoriesModule {}

@@ -1,15 +1,14 @@
 import { Injectable } from '@nestjs/common';
+import type { SelectQueryBuilder } from 'typeorm';
 
 import type { Actor } from '../auth/principal';
 import type { MemoryScope, WorkspaceScope } from '../common/scope/memory-scope';
-import { scopeColumns } from '../database/audit/audit-log';
 import { MemoryAccess, type NewMemory } from '../database/access/memory-access';
+import type { MemoryRecordRow } from '../database/access/record-statement';
+import { scopeColumns } from '../database/audit/audit-log';
 import { toVectorLiteral } from '../database/vector';
 import type { VisibilityMode } from '../database/visibility';
 import type { EpisodeEntity } from './episode.entity';
-import type { SelectQueryBuilder } from 'typeorm';
-
-import type { MemoryRecordRow } from '../database/access/record-statement';
 import type { MemoryEntity } from './memory.entity';
 
 export type { NewMemory };
@@ -127,7 +126,12 @@ export class MemoriesRepository {
       const affected = (await qb.andWhere('memories.id = :id', { id }).execute()).affected ?? 0;
       if (affected > 0) {
         await tx.dropAccessCounts(scope.userId, id);
-        await tx.audit(actor, { action: 'memory.superseded', ...scopeColumns(scope), targetId: id, detail: { superseded_by: supersededBy } });
+        await tx.audit(actor, {
+          action: 'memory.superseded',
+          ...scopeColumns(scope),
+          targetId: id,
+          detail: { superseded_by: supersededBy },
+        });
       }
       return affected;
     });

@@ -3,9 +3,9 @@ import { Injectable } from '@nestjs/common';
 import type { Actor } from '../auth/principal';
 import { assertNever, DomainError } from '../common/errors/domain-error';
 import type { MemoryScope } from '../common/scope/memory-scope';
+import type { VisibilityMode } from '../database/visibility';
 import { AccessTracker } from './access-tracker';
 import { MemoriesRepository } from './memories.repository';
-import type { VisibilityMode } from '../database/visibility';
 import { toMemoryRecord, type MemoryRecord } from './memory.mapper';
 
 export const DEFAULT_LIST_LIMIT = 20;
@@ -83,7 +83,9 @@ export class MemoriesService {
     const changed = await this.repository.updateVisibilityAsOwner(scope, id, visibility, actor);
     if (!changed) {
       const visible = await this.repository.findForWriter(scope, id);
-      throw visible ? new DomainError('NOT_MEMORY_OWNER', 'Only the owning agent may change visibility') : new DomainError('MEMORY_NOT_FOUND');
+      throw visible
+        ? new DomainError('NOT_MEMORY_OWNER', 'Only the owning agent may change visibility')
+        : new DomainError('MEMORY_NOT_FOUND');
     }
     const updated = await this.repository.findForWriter(scope, id);
     if (!updated) throw new DomainError('MEMORY_NOT_FOUND');

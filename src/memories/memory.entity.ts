@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+
 import type { VisibilityMode } from '../database/visibility';
 
 export type { VisibilityMode as MemoryVisibility } from '../database/visibility';

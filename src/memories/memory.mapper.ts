@@ -52,6 +52,8 @@ export function toSearchHit(m: MemoryEntity, similarity: number, score: number):
 /** The hits as a block an agent can paste into its prompt. */
 export function toInjectionText(hits: readonly SearchHit[]): string {
   if (hits.length === 0) return '';
-  const lines = hits.map((hit, i) => `${i + 1}. ${hit.content.replace(/\s+/g, ' ').trim()} (${hit.source_site}, ${hit.created_at.slice(0, 10)})`);
+  const lines = hits.map(
+    (hit, i) => `${i + 1}. ${hit.content.replace(/\s+/g, ' ').trim()} (${hit.source_site}, ${hit.created_at.slice(0, 10)})`,
+  );
   return ['## Relevant memories', ...lines].join('\n');
 }

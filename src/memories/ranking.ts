@@ -1,7 +1,7 @@
 import { fuseByScore } from './fusion';
+import type { MemoryEntity } from './memory.entity';
 import { inWindow, memoryTime, questionWindow } from './temporal';
 import type { ScoredRow } from './vector-search';
-import type { MemoryEntity } from './memory.entity';
 
 const RECENCY_HALF_LIFE_DAYS = 30;
 /**

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 
 import type { KeyRecheck } from '../auth/key-recheck';
-import { toTimestamp } from '../common/validation/timestamp';
 import { scopeToWire, type MemoryScope } from '../common/scope/memory-scope';
+import { toTimestamp } from '../common/validation/timestamp';
 import { EmbeddingService } from '../embeddings/embedding.service';
 import type { LessonCheck } from '../lessons/lesson.types';
 import type { LessonMatch } from '../lessons/lessons.repository';
@@ -11,9 +11,9 @@ import { MetricsService } from '../metrics/metrics.service';
 import { SettingsService } from '../settings/settings.service';
 import { AccessTracker } from './access-tracker';
 import type { SearchDto } from './dto/search.dto';
-import { VectorSearch, type SearchFilters } from './vector-search';
 import { toInjectionText, toSearchHit, type SearchHit } from './memory.mapper';
 import { fuseAndRescore, searchableWords } from './ranking';
+import { VectorSearch, type SearchFilters } from './vector-search';
 
 export const DEFAULT_SEARCH_LIMIT = 10;
 /** Candidates fetched per list before fusion: enough that re-scoring can reorder. */

@@ -31,7 +31,11 @@ export function questionWindow(question: string): TimeWindow | null {
   if (dayFirst || monthFirst) {
     const [day, month, year] = dayFirst
       ? [Number(dayFirst[1]), monthIndex(dayFirst[2]), Number(dayFirst[3])]
-      : [Number((monthFirst as RegExpExecArray)[2]), monthIndex((monthFirst as RegExpExecArray)[1]), Number((monthFirst as RegExpExecArray)[3])];
+      : [
+          Number((monthFirst as RegExpExecArray)[2]),
+          monthIndex((monthFirst as RegExpExecArray)[1]),
+          Number((monthFirst as RegExpExecArray)[3]),
+        ];
     const at = Date.UTC(year, month, day);
     return { from: at - DAY_MS, to: at + 8 * DAY_MS, anyYear: false };
   }

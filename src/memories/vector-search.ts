@@ -4,16 +4,16 @@ import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 
 import type { KeyRecheck } from '../auth/key-recheck';
 import { DomainError } from '../common/errors/domain-error';
+import { ExpiringMap, ExpiringSet } from '../common/expiring-set';
 import type { MemoryScope } from '../common/scope/memory-scope';
 import { hnswSessionSettings } from '../database/access/hnsw-settings';
 import { MemoryAccess } from '../database/access/memory-access';
+import type { LessonGate, LessonHit, SearchStatementResult } from '../database/access/search-statement';
 import { TenantGraphMaintainer } from '../database/tenant-graph-maintainer';
 import { tenantScopeOf } from '../database/tenant-graphs';
-import type { LessonGate, LessonHit, SearchStatementResult } from '../database/access/search-statement';
 import { toVectorLiteral } from '../database/vector';
 import { scopeParameters, scopeShapeKey, type AccessPurpose } from '../database/visibility';
 import type { AppEnv } from '../env/env.schema';
-import { ExpiringMap, ExpiringSet } from '../common/expiring-set';
 import { bm25Parameters, bm25Statement, type Bm25Population } from './bm25-sql';
 import type { MemoryEntity } from './memory.entity';
 
@@ -75,7 +75,10 @@ export class VectorSearch {
     @Optional() private readonly graphs?: TenantGraphMaintainer,
   ) {
     this.tuning = env
-      ? { exactScopeLimit: env.get('SEARCH_EXACT_SCOPE_LIMIT', { infer: true }), efSearch: env.get('SEARCH_HNSW_EF_SEARCH', { infer: true }) }
+      ? {
+          exactScopeLimit: env.get('SEARCH_EXACT_SCOPE_LIMIT', { infer: true }),
+          efSearch: env.get('SEARCH_HNSW_EF_SEARCH', { infer: true }),
+        }
       : DEFAULT_VECTOR_SEARCH_TUNING;
   }
 
@@ -134,7 +137,10 @@ export class VectorSearch {
     let liveKeyId = recheck?.keyId ?? null;
     let lessons: LessonHit[] | null = null;
     if (!this.largeScopes.has(key)) {
-      const exact = refuseRevoked(await this.exactStatement(scope, q, k, filters, purpose, gate, liveKeyId, this.tuning.exactScopeLimit), recheck);
+      const exact = refuseRevoked(
+        await this.exactStatement(scope, q, k, filters, purpose, gate, liveKeyId, this.tuning.exactScopeLimit),
+        recheck,
+      );
       if (exact.blocked || exact.candidateRows <= this.tuning.exactScopeLimit) return { lessons: exact.lessons, rows: exact.rows };
       this.largeScopes.add(key);
       this.graphs?.noteLargeScope(tenantScopeOf(scope));
@@ -186,7 +192,10 @@ export class VectorSearch {
       applyFilters(candidates, 'v', scope, filters);
       return { candidates, gated: gate !== null, candidateLimit: bound !== undefined, keyChecked: liveKeyId !== null };
     });
-    return this.access.search(shape, statementValues(scope, filters, gate, liveKeyId, { q, k, candidateLimit: bound === undefined ? undefined : bound + 1 }));
+    return this.access.search(
+      shape,
+      statementValues(scope, filters, gate, liveKeyId, { q, k, candidateLimit: bound === undefined ? undefined : bound + 1 }),
+    );
   }
 
   /**
@@ -204,7 +213,13 @@ export class VectorSearch {
    * inflates the plan's cost past jit_above_cost, and compiling the query took 160 ms of a
    * 167 ms search: jit = off.
    */
-  async indexedNearest(scope: MemoryScope, q: string, k: number, filters: SearchFilters = {}, purpose: SearchPurpose = 'read'): Promise<ScoredRow[]> {
+  async indexedNearest(
+    scope: MemoryScope,
+    q: string,
+    k: number,
+    filters: SearchFilters = {},
+    purpose: SearchPurpose = 'read',
+  ): Promise<ScoredRow[]> {
     return (await this.indexedStatement(scope, q, k, filters, purpose, null, null)).rows;
   }
 
@@ -323,7 +338,13 @@ function statementValues(
   liveKeyId: string | null,
   plan: { q: string; k: number; candidateLimit: number | undefined },
 ): ObjectLiteral {
-  return { ...scopeParameters(scope), ...filterParameters(scope, filters), ...gateParameters(gate), ...plan, liveKeyId: liveKeyId ?? undefined };
+  return {
+    ...scopeParameters(scope),
+    ...filterParameters(scope, filters),
+    ...gateParameters(gate),
+    ...plan,
+    liveKeyId: liveKeyId ?? undefined,
+  };
 }
 
 function gateParameters(gate: LessonGate | null): { lessonMaxDistance?: number; lessonLimit?: number } {
@@ -333,4 +354,3 @@ function gateParameters(gate: LessonGate | null): { lessonMaxDistance?: number; 
 function scopeKey(scope: MemoryScope, filters: SearchFilters, purpose: SearchPurpose): string {
   return JSON.stringify([scope, purpose, filters.sourceSite ?? null, filters.namespaces ?? null, filters.asOf?.toISOString() ?? null]);
 }
-

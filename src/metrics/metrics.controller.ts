@@ -28,11 +28,17 @@ export class MetricsController {
   @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
   @ApiOperation({
     summary: 'Prometheus metrics',
-    description: 'Request counts and latency by route pattern, blocked searches, gate rejections, lessons, embedding and LLM calls, pool use.',
+    description:
+      'Request counts and latency by route pattern, blocked searches, gate rejections, lessons, embedding and LLM calls, pool use.',
   })
   @ApiOkResponse({
     description: 'Prometheus text exposition format 0.0.4.',
-    content: { 'text/plain': { schema: { type: 'string' }, example: '# TYPE atrium_http_requests_total counter\natrium_http_requests_total{method="GET",route="/health",status="200"} 1\n' } },
+    content: {
+      'text/plain': {
+        schema: { type: 'string' },
+        example: '# TYPE atrium_http_requests_total counter\natrium_http_requests_total{method="GET",route="/health",status="200"} 1\n',
+      },
+    },
   })
   async scrape(): Promise<string> {
     const pool = (this.dataSource.driver as unknown as { master?: PgPool }).master;

@@ -1,9 +1,9 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 
+import { KEY_ROLES } from '../auth/principal';
 import type { ApiKeyWire, AuditEventWire, CreatedApiKeyWire, WireKeyRole } from '../client/admin-wire-types';
 import type { SameKeys } from '../client/wire-types';
 import { AUDIT_ACTIONS } from '../database/audit/audit-log';
-import { KEY_ROLES } from '../auth/principal';
 import { AGENT_EXAMPLE, UUID_EXAMPLE, WORKSPACE_EXAMPLE } from './scope.schema';
 
 /** Response shapes of /v1/admin (src/auth/admin.service.ts, CONTRACT section 10). */
@@ -76,16 +76,32 @@ export class AuditEventDoc implements AuditEventWire {
   @ApiProperty({ type: String, format: 'uuid', nullable: true, example: AGENT_EXAMPLE })
   agent_id: string | null;
 
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The key that made the change; null in AUTH_MODE=off and for the admin.', example: null })
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'The key that made the change; null in AUTH_MODE=off and for the admin.',
+    example: null,
+  })
   key_id: string | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'The memory, lesson, key or agent; the memory for grants; null for config.', example: UUID_EXAMPLE })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The memory, lesson, key or agent; the memory for grants; null for config.',
+    example: UUID_EXAMPLE,
+  })
   target_id: string | null;
 
   @ApiProperty({ type: String, nullable: true, example: '5b0d6c1e-3f1a-4b7e-9a2d-8c4e6f1a2b3c' })
   request_id: string | null;
 
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'Ids, enum values and counts only; never content or secrets.', example: { visibility: 'restricted' } })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'Ids, enum values and counts only; never content or secrets.',
+    example: { visibility: 'restricted' },
+  })
   detail: Record<string, unknown>;
 }
 

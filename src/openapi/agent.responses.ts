@@ -21,6 +21,11 @@ export class AgentTrustStoredDoc {
   @ApiProperty({ type: Number, minimum: 0, maximum: 1, example: 0.2 })
   trust_level: number;
 
-  @ApiProperty({ type: String, nullable: true, description: 'The stored name (an omitted display_name keeps the previous one).', example: 'web scraper' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The stored name (an omitted display_name keeps the previous one).',
+    example: 'web scraper',
+  })
   display_name: string | null;
 }

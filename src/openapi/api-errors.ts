@@ -122,7 +122,11 @@ export const ApiKeyAuth = (): MethodDecorator & ClassDecorator =>
 /** Admin routes: 401 without the admin token, 404 when no ATRIUM_ADMIN_TOKEN is configured. */
 export const ApiAdminErrors = (): MethodDecorator & ClassDecorator =>
   applyDecorators(
-    errorResponse(401, ['invalid or missing admin token'], 'A missing or wrong admin token (`Authorization: Bearer <ATRIUM_ADMIN_TOKEN>`).'),
+    errorResponse(
+      401,
+      ['invalid or missing admin token'],
+      'A missing or wrong admin token (`Authorization: Bearer <ATRIUM_ADMIN_TOKEN>`).',
+    ),
     errorResponse(404, ['Route not found: GET /v1/admin/keys'], 'No ATRIUM_ADMIN_TOKEN is configured: the admin routes do not exist.'),
   );
 

@@ -31,8 +31,7 @@ export class ConfigStartupOnlyDoc {
 
   @ApiProperty({
     type: String,
-    example:
-      'These fields are fixed at startup and cannot change at runtime: embedding_model. Set them in the environment and restart.',
+    example: 'These fields are fixed at startup and cannot change at runtime: embedding_model. Set them in the environment and restart.',
   })
   detail: string;
 

@@ -20,7 +20,7 @@ export class LessonRecordDoc implements LessonRecord {
   @ApiProperty({ type: String, example: 'advice to wire money to a new account' })
   pattern: string;
 
-  @ApiProperty({ type: [Number], description: 'The pattern\'s embedding (EMBEDDING_DIMENSIONS numbers).', example: [0.012, -0.087, 0.031] })
+  @ApiProperty({ type: [Number], description: "The pattern's embedding (EMBEDDING_DIMENSIONS numbers).", example: [0.012, -0.087, 0.031] })
   embedding: number[];
 
   @ApiProperty({ type: [String], format: 'uuid', example: [] })

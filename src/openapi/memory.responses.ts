@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema, getSchemaPath } from '@nestjs/swagger';
 
 import type { IngestResponseWire, LessonCheckWire, MemoryRecordWire, SameKeys, SearchHitWire } from '../client/wire-types';
-import { LESSON_SEVERITIES, type LessonCheck, type LessonSeverity } from '../lessons/lesson.types';
 import { VISIBILITY_MODES } from '../database/visibility';
+import { LESSON_SEVERITIES, type LessonCheck, type LessonSeverity } from '../lessons/lesson.types';
 import type { IngestResponse } from '../memories/ingest.service';
 import type { MemoryRecord, SearchHit } from '../memories/memory.mapper';
 import type { SearchResponse } from '../memories/search.service';
@@ -51,7 +51,13 @@ export class MemoryRecordDoc implements MemoryRecord {
   @ApiProperty({ type: String, nullable: true, example: null })
   source_url: string | null;
 
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The ingest call that produced this memory.', example: UUID_EXAMPLE })
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'The ingest call that produced this memory.',
+    example: UUID_EXAMPLE,
+  })
   episode_id: string | null;
 
   @ApiProperty({ type: String, nullable: true, example: null })
@@ -69,7 +75,13 @@ export class MemoryRecordDoc implements MemoryRecord {
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'null for user-scope memories.', example: null })
   workspace_id: string | null;
 
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The owning agent; null for user-scope memories.', example: null })
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'The owning agent; null for user-scope memories.',
+    example: null,
+  })
   agent_id: string | null;
 
   @ApiProperty({
@@ -134,7 +146,7 @@ export class SearchHitDoc implements SearchHit {
   visibility: (typeof VISIBILITY_VALUES)[number] | null;
 }
 
-@ApiSchema({ name: 'UserScope', description: 'The caller\'s personal memories.' })
+@ApiSchema({ name: 'UserScope', description: "The caller's personal memories." })
 export class UserScopeDoc {
   @ApiProperty({ type: String, enum: ['user'], example: 'user' })
   kind: 'user';
@@ -163,7 +175,11 @@ export class WorkspaceScopeDoc {
 
 @ApiSchema({ name: 'LessonCheck', description: 'The lesson check run before every search (absent while lessons are off).' })
 export class LessonCheckDoc implements LessonCheck {
-  @ApiProperty({ type: Boolean, description: 'false when a `critical` lesson matched: the search then returns no memories.', example: true })
+  @ApiProperty({
+    type: Boolean,
+    description: 'false when a `critical` lesson matched: the search then returns no memories.',
+    example: true,
+  })
   safe: boolean;
 
   @ApiProperty({

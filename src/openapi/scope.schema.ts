@@ -15,8 +15,9 @@ export const USER_ID_SCHEMA = {
   type: String,
   minLength: 1,
   maxLength: MAX_USER_ID_LENGTH,
-  description: 'The account whose memories are read or written (a free string). Missing or empty: 400 `user_id (string) is required` ' +
-    '(with AUTH_MODE=api_key it may be left out: the API key\'s user is used).',
+  description:
+    'The account whose memories are read or written (a free string). Missing or empty: 400 `user_id (string) is required` ' +
+    "(with AUTH_MODE=api_key it may be left out: the API key's user is used).",
   example: 'alice',
 };
 
@@ -24,7 +25,7 @@ export const WORKSPACE_ID_SCHEMA = {
   type: String,
   format: 'uuid',
   description:
-    'Selects workspace scope (requires `agent_id`). Absent: user scope, the user\'s personal memories. ' +
+    "Selects workspace scope (requires `agent_id`). Absent: user scope, the user's personal memories. " +
     'Not a UUID: 400 `workspace_id must be a valid UUID`.',
   example: WORKSPACE_EXAMPLE,
 };
@@ -32,8 +33,7 @@ export const WORKSPACE_ID_SCHEMA = {
 export const AGENT_ID_SCHEMA = {
   type: String,
   format: 'uuid',
-  description:
-    'The calling agent; required with `workspace_id` (400 `agent_id is required for workspace queries`), ignored without it.',
+  description: 'The calling agent; required with `workspace_id` (400 `agent_id is required for workspace queries`), ignored without it.',
   example: AGENT_EXAMPLE,
 };
 

@@ -94,7 +94,8 @@ export class EffectiveConfigDoc {
   @ApiProperty({
     type: 'integer',
     minimum: 0,
-    description: 'Version of the shared runtime config this instance applies: 0 until the first change, one more per PUT (on any instance).',
+    description:
+      'Version of the shared runtime config this instance applies: 0 until the first change, one more per PUT (on any instance).',
     example: 0,
   })
   config_version: number;

@@ -38,7 +38,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('Metrics', 'Prometheus metrics.')
     .addTag('Admin', 'API keys and the audit log (the admin token; absent without ATRIUM_ADMIN_TOKEN).')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'AUTH_MODE=api_key: an API key (`atr_...`).' }, API_KEY_SECURITY)
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'AUTH_MODE=api_key: the same key in X-API-Key.' }, API_KEY_HEADER_SECURITY)
+    .addApiKey(
+      { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'AUTH_MODE=api_key: the same key in X-API-Key.' },
+      API_KEY_HEADER_SECURITY,
+    )
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'ATRIUM_ADMIN_TOKEN.' }, ADMIN_SECURITY)
     .build();
   const document = SwaggerModule.createDocument(app, config, {

@@ -111,7 +111,10 @@ export function validateRuntimeChanges(body: unknown): { applied: string[]; chan
     // something inherited from Object.prototype.
     const field = Object.hasOwn(RUNTIME_FIELDS, name) ? RUNTIME_FIELDS[name] : undefined;
     if (!field) {
-      throw new DomainError('VALIDATION_FAILED', `${name} is not a runtime config field (known: ${Object.keys(RUNTIME_FIELDS).join(', ')})`);
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        `${name} is not a runtime config field (known: ${Object.keys(RUNTIME_FIELDS).join(', ')})`,
+      );
     }
     const value = (body as Record<string, unknown>)[name];
     const problem = field.check(value);

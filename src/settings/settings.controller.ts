@@ -40,14 +40,16 @@ export class SettingsController {
   @ApiGoneResponse({ type: ConfigMutationDisabledDoc, description: 'Runtime config mutation is disabled (the default).' })
   @ApiBodyTooLarge()
   @ApiBadRequestResponse({
-    description: 'Startup-only fields (`{error, detail, rejected}`), or an unknown field, a wrong type or range, an empty or non-object body, or malformed JSON (`{error}`).',
+    description:
+      'Startup-only fields (`{error, detail, rejected}`), or an unknown field, a wrong type or range, an empty or non-object body, or malformed JSON (`{error}`).',
     schema: { anyOf: [{ $ref: getSchemaPath(ConfigStartupOnlyDoc) }, { $ref: getSchemaPath(ErrorDoc) }] },
     examples: {
       startupOnly: {
         summary: 'startup-only field',
         value: {
           error: 'Provider and model selection is startup-only',
-          detail: 'These fields are fixed at startup and cannot change at runtime: embedding_model. Set them in the environment and restart.',
+          detail:
+            'These fields are fixed at startup and cannot change at runtime: embedding_model. Set them in the environment and restart.',
           rejected: ['embedding_model'],
         },
       },

@@ -4,6 +4,7 @@ import { ConfigService } from '@nestjs/config';
 import type { Actor } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
 import { DATABASE_TARGET, type DatabaseTarget } from '../database/database-target';
+import { RuntimeConfigStore, type StoredRuntimeConfig } from '../database/runtime-config.store';
 import { pickEnv } from '../env/app-config';
 import type { AppEnv } from '../env/env.schema';
 import { ConfigChangeListener } from './config-change-listener';
@@ -15,7 +16,6 @@ import {
   validateRuntimeChanges,
   type RuntimeConfig,
 } from './runtime-config';
-import { RuntimeConfigStore, type StoredRuntimeConfig } from '../database/runtime-config.store';
 
 /** The variables this service reads: the runtime fields' defaults, the poll, and the startup-only selections it reports. */
 const SETTINGS_ENV_KEYS = [

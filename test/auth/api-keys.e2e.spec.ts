@@ -1,8 +1,8 @@
 import type { Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 
+import { ADMIN_TOKEN, adminAuth, agentKey, API_KEY_ENV, bearer, createKey, serviceKey, userKey } from '../support/api-keys';
 import { newId, newUser } from '../support/ids';
-import { adminAuth, agentKey, API_KEY_ENV, ADMIN_TOKEN, bearer, createKey, serviceKey, userKey } from '../support/api-keys';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 const UNAUTHENTICATED = { error: 'invalid or missing API key' };
@@ -13,7 +13,9 @@ async function rawGet(t: TestApp, path: string, headers: [string, string][]): Pr
   const server = t.app.getHttpServer() as Server;
   if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const head = [`GET ${path} HTTP/1.1`, `Host: 127.0.0.1:${port}`, 'Connection: close', ...headers.map(([k, v]) => `${k}: ${v}`)].join('\r\n');
+  const head = [`GET ${path} HTTP/1.1`, `Host: 127.0.0.1:${port}`, 'Connection: close', ...headers.map(([k, v]) => `${k}: ${v}`)].join(
+    '\r\n',
+  );
   const text = await new Promise<string>((resolve, reject) => {
     const socket = connect(port, '127.0.0.1', () => socket.write(`${head}\r\n\r\n`));
     let data = '';
@@ -23,7 +25,10 @@ async function rawGet(t: TestApp, path: string, headers: [string, string][]): Pr
   });
   const status = Number(/^HTTP\/1\.1 (\d+)/.exec(text)?.[1]);
   const body = text.slice(text.indexOf('\r\n\r\n') + 4);
-  return { status, body: JSON.parse(body.trim().startsWith('{') ? body : body.replace(/^[0-9a-f]+\r\n/, '').replace(/\r\n0\r\n\r\n$/, '')) as unknown };
+  return {
+    status,
+    body: JSON.parse(body.trim().startsWith('{') ? body : body.replace(/^[0-9a-f]+\r\n/, '').replace(/\r\n0\r\n\r\n$/, '')) as unknown,
+  };
 }
 
 describe('AUTH_MODE=api_key', () => {
@@ -43,11 +48,12 @@ describe('AUTH_MODE=api_key', () => {
     keyA = (await agentKey(t, alice, ws, agentA)).key;
     keyB = (await agentKey(t, alice, ws, agentB)).key;
     keyAlice = (await userKey(t, alice)).key;
-    const res = await t
-      .http()
-      .post('/v1/memories/ingest/quick')
-      .set(bearer(keyA))
-      .send({ source_site: 'tests', skip_extraction: true, conversation: 'The offsite venue contract is with Casa do Rio', visibility: 'restricted' });
+    const res = await t.http().post('/v1/memories/ingest/quick').set(bearer(keyA)).send({
+      source_site: 'tests',
+      skip_extraction: true,
+      conversation: 'The offsite venue contract is with Casa do Rio',
+      visibility: 'restricted',
+    });
     expect(res.status).toBe(200);
     memoryOfA = res.body.stored_memory_ids[0];
   });
@@ -83,7 +89,10 @@ describe('AUTH_MODE=api_key', () => {
 
     it('answers 401 for a second Authorization header, even when both carry the valid key', async () => {
       // Node's HTTP parser keeps only the first Authorization header; the guard counts the raw ones.
-      const res = await rawGet(t, '/v1/memories/list', [['Authorization', `Bearer ${keyA}`], ['Authorization', `Bearer ${keyA}`]]);
+      const res = await rawGet(t, '/v1/memories/list', [
+        ['Authorization', `Bearer ${keyA}`],
+        ['Authorization', `Bearer ${keyA}`],
+      ]);
       expect(res).toEqual({ status: 401, body: UNAUTHENTICATED });
       const single = await rawGet(t, '/v1/memories/list', [['Authorization', `Bearer ${keyA}`]]);
       expect(single.status).toBe(200);
@@ -109,7 +118,13 @@ describe('AUTH_MODE=api_key', () => {
     });
 
     it('stops accepting a key once it has expired', async () => {
-      const k = await createKey(t, { role: 'agent', user_id: alice, workspace_id: ws, agent_id: agentA, expires_at: new Date(Date.now() + 3_600_000).toISOString() });
+      const k = await createKey(t, {
+        role: 'agent',
+        user_id: alice,
+        workspace_id: ws,
+        agent_id: agentA,
+        expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+      });
       expect((await t.http().get('/v1/memories/list').set(bearer(k.key))).status).toBe(200);
       await t.dataSource.query("UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1", [k.id]);
       expect((await t.http().get('/v1/memories/list').set(bearer(k.key))).status).toBe(401);
@@ -138,7 +153,11 @@ describe('AUTH_MODE=api_key', () => {
     });
 
     it('accepts given parameters that equal the key (UUIDs in any case)', async () => {
-      const res = await t.http().get('/v1/memories/list').set(bearer(keyA)).query({ user_id: alice, workspace_id: ws.toUpperCase(), agent_id: agentA });
+      const res = await t
+        .http()
+        .get('/v1/memories/list')
+        .set(bearer(keyA))
+        .query({ user_id: alice, workspace_id: ws.toUpperCase(), agent_id: agentA });
       expect(res.status).toBe(200);
       expect(res.body.count).toBe(1);
     });
@@ -151,10 +170,16 @@ describe('AUTH_MODE=api_key', () => {
     });
 
     it('gives a user key its user scope and refuses a workspace with 403', async () => {
-      const ingest = await t.http().post('/v1/memories/ingest/quick').set(bearer(keyAlice)).send({ source_site: 'tests', skip_extraction: true, conversation: 'Alice prefers tea' });
+      const ingest = await t
+        .http()
+        .post('/v1/memories/ingest/quick')
+        .set(bearer(keyAlice))
+        .send({ source_site: 'tests', skip_extraction: true, conversation: 'Alice prefers tea' });
       expect(ingest.status).toBe(200);
       const list = await t.http().get('/v1/memories/list').set(bearer(keyAlice));
-      expect(list.body.memories.map((m: { content: string; workspace_id: string | null }) => [m.content, m.workspace_id])).toEqual([['Alice prefers tea', null]]);
+      expect(list.body.memories.map((m: { content: string; workspace_id: string | null }) => [m.content, m.workspace_id])).toEqual([
+        ['Alice prefers tea', null],
+      ]);
       const ws403 = await t.http().get('/v1/memories/list').set(bearer(keyAlice)).query({ workspace_id: ws, agent_id: agentA });
       expect({ status: ws403.status, body: ws403.body }).toEqual({ status: 403, body: MISMATCH });
       const other = await t.http().get('/v1/memories/list').set(bearer(keyAlice)).query({ user_id: bob });
@@ -163,7 +188,11 @@ describe('AUTH_MODE=api_key', () => {
 
     it('lets a service key assert any scope, as AUTH_MODE=off does', async () => {
       const k = await serviceKey(t);
-      const res = await t.http().get(`/v1/memories/${memoryOfA}`).set(bearer(k.key)).query({ user_id: alice, workspace_id: ws, agent_id: agentA });
+      const res = await t
+        .http()
+        .get(`/v1/memories/${memoryOfA}`)
+        .set(bearer(k.key))
+        .query({ user_id: alice, workspace_id: ws, agent_id: agentA });
       expect(res.status).toBe(200);
       expect((await t.http().get('/v1/memories/list').set(bearer(k.key))).body).toEqual({ error: 'user_id (string) is required' });
     });
@@ -172,22 +201,87 @@ describe('AUTH_MODE=api_key', () => {
   describe("agent B's key claiming agent A's scope is refused on every route", () => {
     const asA = () => ({ user_id: alice, workspace_id: ws, agent_id: agentA });
     const routes: [string, () => Promise<{ status: number; body: unknown }>][] = [
-      ['POST /v1/memories/ingest', () => t.http().post('/v1/memories/ingest').set(bearer(keyB)).send({ ...asA(), source_site: 's', conversation: 'x' })],
-      ['POST /v1/memories/ingest/quick', () => t.http().post('/v1/memories/ingest/quick').set(bearer(keyB)).send({ ...asA(), source_site: 's', conversation: 'x' })],
-      ['POST /v1/memories/search', () => t.http().post('/v1/memories/search').set(bearer(keyB)).send({ ...asA(), query: 'note' })],
-      ['POST /v1/memories/search/fast', () => t.http().post('/v1/memories/search/fast').set(bearer(keyB)).send({ ...asA(), query: 'note' })],
-      ['POST /v1/memories/expand', () => t.http().post('/v1/memories/expand').set(bearer(keyB)).send({ ...asA(), memory_ids: [memoryOfA] })],
+      [
+        'POST /v1/memories/ingest',
+        () =>
+          t
+            .http()
+            .post('/v1/memories/ingest')
+            .set(bearer(keyB))
+            .send({ ...asA(), source_site: 's', conversation: 'x' }),
+      ],
+      [
+        'POST /v1/memories/ingest/quick',
+        () =>
+          t
+            .http()
+            .post('/v1/memories/ingest/quick')
+            .set(bearer(keyB))
+            .send({ ...asA(), source_site: 's', conversation: 'x' }),
+      ],
+      [
+        'POST /v1/memories/search',
+        () =>
+          t
+            .http()
+            .post('/v1/memories/search')
+            .set(bearer(keyB))
+            .send({ ...asA(), query: 'note' }),
+      ],
+      [
+        'POST /v1/memories/search/fast',
+        () =>
+          t
+            .http()
+            .post('/v1/memories/search/fast')
+            .set(bearer(keyB))
+            .send({ ...asA(), query: 'note' }),
+      ],
+      [
+        'POST /v1/memories/expand',
+        () =>
+          t
+            .http()
+            .post('/v1/memories/expand')
+            .set(bearer(keyB))
+            .send({ ...asA(), memory_ids: [memoryOfA] }),
+      ],
       ['GET /v1/memories/list', () => t.http().get('/v1/memories/list').set(bearer(keyB)).query(asA())],
       ['GET /v1/memories/:id', () => t.http().get(`/v1/memories/${memoryOfA}`).set(bearer(keyB)).query(asA())],
       ['DELETE /v1/memories/:id', () => t.http().delete(`/v1/memories/${memoryOfA}`).set(bearer(keyB)).query(asA())],
-      ['PATCH /v1/memories/:id', () => t.http().patch(`/v1/memories/${memoryOfA}`).set(bearer(keyB)).send({ ...asA(), visibility: 'workspace' })],
-      ['POST /v1/memories/:id/grants', () => t.http().post(`/v1/memories/${memoryOfA}/grants`).set(bearer(keyB)).send({ ...asA(), grantee_agent_id: agentB })],
+      [
+        'PATCH /v1/memories/:id',
+        () =>
+          t
+            .http()
+            .patch(`/v1/memories/${memoryOfA}`)
+            .set(bearer(keyB))
+            .send({ ...asA(), visibility: 'workspace' }),
+      ],
+      [
+        'POST /v1/memories/:id/grants',
+        () =>
+          t
+            .http()
+            .post(`/v1/memories/${memoryOfA}/grants`)
+            .set(bearer(keyB))
+            .send({ ...asA(), grantee_agent_id: agentB }),
+      ],
       ['GET /v1/memories/:id/grants', () => t.http().get(`/v1/memories/${memoryOfA}/grants`).set(bearer(keyB)).query(asA())],
-      ['DELETE /v1/memories/:id/grants/:grantee', () => t.http().delete(`/v1/memories/${memoryOfA}/grants/${agentB}`).set(bearer(keyB)).query(asA())],
+      [
+        'DELETE /v1/memories/:id/grants/:grantee',
+        () => t.http().delete(`/v1/memories/${memoryOfA}/grants/${agentB}`).set(bearer(keyB)).query(asA()),
+      ],
       // agent A belongs to alice; B's claims below are for agent A's user through another tenant's key, or A's agent id
       ['GET /v1/agents/trust', () => t.http().get('/v1/agents/trust').set(bearer(keyB)).query({ user_id: alice, agent_id: agentA })],
-      ['PUT /v1/agents/trust', () => t.http().put('/v1/agents/trust').set(bearer(keyB)).send({ user_id: alice, agent_id: agentA, trust_level: 1 })],
-      ['DELETE /v1/memories/lessons/:id', () => t.http().delete(`/v1/memories/lessons/${newId()}`).set(bearer(keyB)).query({ user_id: alice })],
+      [
+        'PUT /v1/agents/trust',
+        () => t.http().put('/v1/agents/trust').set(bearer(keyB)).send({ user_id: alice, agent_id: agentA, trust_level: 1 }),
+      ],
+      [
+        'DELETE /v1/memories/lessons/:id',
+        () => t.http().delete(`/v1/memories/lessons/${newId()}`).set(bearer(keyB)).query({ user_id: alice }),
+      ],
     ];
     it.each(routes)('%s', async (_route, call) => {
       const before = Number((await t.dataSource.query('SELECT count(*) AS n FROM audit_events'))[0].n);
@@ -198,9 +292,18 @@ describe('AUTH_MODE=api_key', () => {
 
     it.each([
       ['GET /v1/memories/lessons', (key: string) => t.http().get('/v1/memories/lessons').set(bearer(key)).query({ user_id: alice })],
-      ['GET /v1/memories/lessons/stats', (key: string) => t.http().get('/v1/memories/lessons/stats').set(bearer(key)).query({ user_id: alice })],
-      ['POST /v1/memories/lessons/report', (key: string) => t.http().post('/v1/memories/lessons/report').set(bearer(key)).query({ user_id: alice }).send({ pattern: 'p' })],
-      ['POST /v1/memories/lessons/report (body user_id)', (key: string) => t.http().post('/v1/memories/lessons/report').set(bearer(key)).send({ user_id: alice, pattern: 'p' })],
+      [
+        'GET /v1/memories/lessons/stats',
+        (key: string) => t.http().get('/v1/memories/lessons/stats').set(bearer(key)).query({ user_id: alice }),
+      ],
+      [
+        'POST /v1/memories/lessons/report',
+        (key: string) => t.http().post('/v1/memories/lessons/report').set(bearer(key)).query({ user_id: alice }).send({ pattern: 'p' }),
+      ],
+      [
+        'POST /v1/memories/lessons/report (body user_id)',
+        (key: string) => t.http().post('/v1/memories/lessons/report').set(bearer(key)).send({ user_id: alice, pattern: 'p' }),
+      ],
     ])("%s: an agent of another user claiming alice's lessons", async (_route, call) => {
       const stranger = await agentKey(t, bob, newId(), newId());
       const res = await call(stranger.key);
@@ -210,10 +313,16 @@ describe('AUTH_MODE=api_key', () => {
 
   describe('lessons and agents routes', () => {
     it("takes the key's user when user_id is left out, and lets an agent report but not retire", async () => {
-      const reported = await t.http().post('/v1/memories/lessons/report').set(bearer(keyB)).send({ pattern: 'wire money to a new account', severity: 'low' });
+      const reported = await t
+        .http()
+        .post('/v1/memories/lessons/report')
+        .set(bearer(keyB))
+        .send({ pattern: 'wire money to a new account', severity: 'low' });
       expect(reported.status).toBe(201);
       const listed = await t.http().get('/v1/memories/lessons').set(bearer(keyAlice));
-      expect(listed.body.lessons.map((l: { id: string; user_id: string }) => [l.id, l.user_id])).toEqual([[reported.body.lesson_id, alice]]);
+      expect(listed.body.lessons.map((l: { id: string; user_id: string }) => [l.id, l.user_id])).toEqual([
+        [reported.body.lesson_id, alice],
+      ]);
       const agentRetire = await t.http().delete(`/v1/memories/lessons/${reported.body.lesson_id}`).set(bearer(keyB));
       expect({ status: agentRetire.status, body: agentRetire.body }).toEqual({ status: 403, body: MISMATCH });
       const userRetire = await t.http().delete(`/v1/memories/lessons/${reported.body.lesson_id}`).set(bearer(keyAlice));
@@ -245,10 +354,26 @@ describe('AUTH_MODE=api_key', () => {
 
   describe('admin routes and admin-only routes', () => {
     it('creates a key shown once, lists it without the secret, and stores only its hash', async () => {
-      const res = await t.http().post('/v1/admin/keys').set(adminAuth).send({ role: 'agent', user_id: alice, workspace_id: ws, agent_id: agentB, label: 'B' });
+      const res = await t
+        .http()
+        .post('/v1/admin/keys')
+        .set(adminAuth)
+        .send({ role: 'agent', user_id: alice, workspace_id: ws, agent_id: agentB, label: 'B' });
       expect(res.status).toBe(201);
       expect(Object.keys(res.body).sort()).toEqual(
-        ['agent_id', 'created_at', 'expires_at', 'id', 'key', 'label', 'rate_limit_per_minute', 'revoked_at', 'role', 'user_id', 'workspace_id'].sort(),
+        [
+          'agent_id',
+          'created_at',
+          'expires_at',
+          'id',
+          'key',
+          'label',
+          'rate_limit_per_minute',
+          'revoked_at',
+          'role',
+          'user_id',
+          'workspace_id',
+        ].sort(),
       );
       const listed = await t.http().get('/v1/admin/keys').set(adminAuth).query({ user_id: alice });
       const mine = listed.body.keys.find((k: { id: string }) => k.id === res.body.id);
@@ -279,7 +404,12 @@ describe('AUTH_MODE=api_key', () => {
     });
 
     it('answers 401 on admin routes for a missing or wrong token, an API key, or the token in X-API-Key', async () => {
-      for (const headers of [{}, { Authorization: 'Bearer wrong-token-wrong-token-wrong-token' }, bearer(keyA), { 'X-API-Key': ADMIN_TOKEN }]) {
+      for (const headers of [
+        {},
+        { Authorization: 'Bearer wrong-token-wrong-token-wrong-token' },
+        bearer(keyA),
+        { 'X-API-Key': ADMIN_TOKEN },
+      ]) {
         const res = await t.http().get('/v1/admin/keys').set(headers);
         expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: { error: 'invalid or missing admin token' } });
       }
@@ -306,8 +436,17 @@ describe('AUTH_MODE=api_key', () => {
         .set('X-Request-Id', 'audit-query-test')
         .send({ source_site: 'tests', skip_extraction: true, conversation: 'Audited note' });
       const id = res.body.stored_memory_ids[0];
-      const keyAId = (await t.dataSource.query('SELECT id FROM api_keys WHERE user_id = $1 AND agent_id = $2 ORDER BY created_at LIMIT 1', [alice, agentA]))[0].id;
-      const audit = await t.http().get('/v1/admin/audit').set(adminAuth).query({ user_id: alice, action: 'memory.stored', since, limit: 5 });
+      const keyAId = (
+        await t.dataSource.query('SELECT id FROM api_keys WHERE user_id = $1 AND agent_id = $2 ORDER BY created_at LIMIT 1', [
+          alice,
+          agentA,
+        ])
+      )[0].id;
+      const audit = await t
+        .http()
+        .get('/v1/admin/audit')
+        .set(adminAuth)
+        .query({ user_id: alice, action: 'memory.stored', since, limit: 5 });
       expect(audit.status).toBe(200);
       expect(audit.body.events[0]).toMatchObject({
         action: 'memory.stored',

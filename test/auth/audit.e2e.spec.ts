@@ -1,5 +1,5 @@
+import { ADMIN_TOKEN, adminAuth, createKey } from '../support/api-keys';
 import { newId, newUser } from '../support/ids';
-import { adminAuth, ADMIN_TOKEN, createKey } from '../support/api-keys';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 interface EventRow {
@@ -35,7 +35,9 @@ describe('audit log', () => {
         IF NEW.request_id = 'kill-me' THEN RAISE EXCEPTION 'killed between the change and its event'; END IF;
         RETURN NEW;
       END $$`);
-    await t.dataSource.query('CREATE TRIGGER kill_audited_change BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION kill_audited_change()');
+    await t.dataSource.query(
+      'CREATE TRIGGER kill_audited_change BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION kill_audited_change()',
+    );
   });
   afterAll(async () => {
     await t.close();
@@ -49,7 +51,11 @@ describe('audit log', () => {
   const totalEvents = async () => Number((await t.dataSource.query('SELECT count(*) AS n FROM audit_events'))[0].n);
   const inWs = { user_id: user, workspace_id: ws, agent_id: owner };
   const store = async (conversation: string, extra: Record<string, unknown> = inWs, requestId = rid()) => {
-    const res = await t.http().post('/v1/memories/ingest/quick').set('X-Request-Id', requestId).send({ source_site: 'tests', skip_extraction: true, conversation, ...extra });
+    const res = await t
+      .http()
+      .post('/v1/memories/ingest/quick')
+      .set('X-Request-Id', requestId)
+      .send({ source_site: 'tests', skip_extraction: true, conversation, ...extra });
     return { res, requestId };
   };
 
@@ -75,9 +81,34 @@ describe('audit log', () => {
   it('memory.visibility_changed, grant.created, grant.revoked and memory.deleted: exactly one event each', async () => {
     const id = (await store('A restricted plan')).res.body.stored_memory_ids[0];
     const steps: [string, () => Promise<{ status: number }>, string, Record<string, unknown>][] = [
-      ['memory.visibility_changed', () => t.http().patch(`/v1/memories/${id}`).set('X-Request-Id', 'v1').send({ ...inWs, visibility: 'restricted' }), 'v1', { visibility: 'restricted' }],
-      ['grant.created', () => t.http().post(`/v1/memories/${id}/grants`).set('X-Request-Id', 'g1').send({ ...inWs, grantee_agent_id: other }), 'g1', { grantee_agent_id: other }],
-      ['grant.revoked', () => t.http().delete(`/v1/memories/${id}/grants/${other}`).set('X-Request-Id', 'g2').query(inWs), 'g2', { grantee_agent_id: other }],
+      [
+        'memory.visibility_changed',
+        () =>
+          t
+            .http()
+            .patch(`/v1/memories/${id}`)
+            .set('X-Request-Id', 'v1')
+            .send({ ...inWs, visibility: 'restricted' }),
+        'v1',
+        { visibility: 'restricted' },
+      ],
+      [
+        'grant.created',
+        () =>
+          t
+            .http()
+            .post(`/v1/memories/${id}/grants`)
+            .set('X-Request-Id', 'g1')
+            .send({ ...inWs, grantee_agent_id: other }),
+        'g1',
+        { grantee_agent_id: other },
+      ],
+      [
+        'grant.revoked',
+        () => t.http().delete(`/v1/memories/${id}/grants/${other}`).set('X-Request-Id', 'g2').query(inWs),
+        'g2',
+        { grantee_agent_id: other },
+      ],
       ['memory.deleted', () => t.http().delete(`/v1/memories/${id}`).set('X-Request-Id', 'd1').query(inWs), 'd1', { via: 'delete' }],
     ];
     for (const [action, call, requestId, detail] of steps) {
@@ -88,8 +119,15 @@ describe('audit log', () => {
   });
 
   it('lesson.reported, lesson.retired, lesson.recorded, agent.trust_set and config.changed: one event each', async () => {
-    const reported = await t.http().post('/v1/memories/lessons/report').set('X-Request-Id', 'l1').query({ user_id: user }).send({ pattern: 'a secret pattern', severity: 'low' });
-    expect((await eventsOf('l1')).map((e) => [e.action, e.target_id, e.detail])).toEqual([['lesson.reported', reported.body.lesson_id, { lesson_type: 'user_reported', severity: 'low' }]]);
+    const reported = await t
+      .http()
+      .post('/v1/memories/lessons/report')
+      .set('X-Request-Id', 'l1')
+      .query({ user_id: user })
+      .send({ pattern: 'a secret pattern', severity: 'low' });
+    expect((await eventsOf('l1')).map((e) => [e.action, e.target_id, e.detail])).toEqual([
+      ['lesson.reported', reported.body.lesson_id, { lesson_type: 'user_reported', severity: 'low' }],
+    ]);
     await t.http().delete(`/v1/memories/lessons/${reported.body.lesson_id}`).set('X-Request-Id', 'l2').query({ user_id: user });
     expect((await eventsOf('l2')).map((e) => [e.action, e.target_id])).toEqual([['lesson.retired', reported.body.lesson_id]]);
 
@@ -100,18 +138,24 @@ describe('audit log', () => {
     expect(JSON.stringify(recorded)).not.toContain('previous instructions');
 
     await t.http().put('/v1/agents/trust').set('X-Request-Id', 'a1').send({ user_id: user, agent_id: other, trust_level: 0.4 });
-    expect((await eventsOf('a1')).map((e) => [e.action, e.user_id, e.target_id, e.detail])).toEqual([['agent.trust_set', user, other, { trust_level: 0.4 }]]);
+    expect((await eventsOf('a1')).map((e) => [e.action, e.user_id, e.target_id, e.detail])).toEqual([
+      ['agent.trust_set', user, other, { trust_level: 0.4 }],
+    ]);
 
     const config = await t.http().put('/v1/memories/config').set('X-Request-Id', 'c1').send({ lesson_similarity_threshold: 0.8 });
     expect(config.status).toBe(200);
-    expect((await eventsOf('c1')).map((e) => [e.action, e.user_id, e.target_id, e.detail])).toEqual([['config.changed', null, null, { fields: ['lesson_similarity_threshold'], version: expect.any(Number) }]]);
+    expect((await eventsOf('c1')).map((e) => [e.action, e.user_id, e.target_id, e.detail])).toEqual([
+      ['config.changed', null, null, { fields: ['lesson_similarity_threshold'], version: expect.any(Number) }],
+    ]);
   });
 
   it('key.created and key.revoked: one event each, never the secret', async () => {
     const created = await t.http().post('/v1/admin/keys').set(adminAuth).set('X-Request-Id', 'k1').send({ role: 'user', user_id: user });
     const revoked = await t.http().delete(`/v1/admin/keys/${created.body.id}`).set(adminAuth).set('X-Request-Id', 'k2');
     expect(revoked.status).toBe(200);
-    expect((await eventsOf('k1')).map((e) => [e.action, e.target_id, e.detail])).toEqual([['key.created', created.body.id, { role: 'user' }]]);
+    expect((await eventsOf('k1')).map((e) => [e.action, e.target_id, e.detail])).toEqual([
+      ['key.created', created.body.id, { role: 'user' }],
+    ]);
     expect((await eventsOf('k2')).map((e) => [e.action, e.target_id])).toEqual([['key.revoked', created.body.id]]);
     expect(JSON.stringify(await eventsOf('k1'))).not.toContain(created.body.key.slice(4, 20));
     // revoking again changes nothing and records nothing
@@ -124,7 +168,11 @@ describe('audit log', () => {
     const before = await totalEvents();
     const attempts = [
       () => t.http().patch(`/v1/memories/${id}`).send({ user_id: user, workspace_id: ws, agent_id: other, visibility: 'agent_only' }), // 403 not owner
-      () => t.http().post(`/v1/memories/${id}/grants`).send({ ...inWs, grantee_agent_id: other }), // 409 not restricted
+      () =>
+        t
+          .http()
+          .post(`/v1/memories/${id}/grants`)
+          .send({ ...inWs, grantee_agent_id: other }), // 409 not restricted
       () => t.http().delete(`/v1/memories/${newId()}`).query(inWs), // 404
       () => t.http().delete(`/v1/memories/${newId()}`).query({ user_id: user }), // 200 in user scope, but nothing deleted
       () => t.http().delete(`/v1/memories/lessons/${newId()}`).query({ user_id: user }), // 404
@@ -148,29 +196,56 @@ describe('audit log', () => {
     it('ingest', async () => {
       const { res } = await store('Never stored because its event failed', inWs, 'kill-me');
       expect(res.status).toBe(500);
-      const rows = await t.dataSource.query('SELECT id FROM memories WHERE user_id = $1 AND content = $2', [user, 'Never stored because its event failed']);
+      const rows = await t.dataSource.query('SELECT id FROM memories WHERE user_id = $1 AND content = $2', [
+        user,
+        'Never stored because its event failed',
+      ]);
       expect(rows).toEqual([]);
       expect(await eventsOf('kill-me')).toEqual([]);
     });
 
     it('visibility change and grant', async () => {
       const id = (await store('Stays workspace-visible')).res.body.stored_memory_ids[0];
-      expect((await t.http().patch(`/v1/memories/${id}`).set('X-Request-Id', 'kill-me').send({ ...inWs, visibility: 'restricted' })).status).toBe(500);
+      expect(
+        (
+          await t
+            .http()
+            .patch(`/v1/memories/${id}`)
+            .set('X-Request-Id', 'kill-me')
+            .send({ ...inWs, visibility: 'restricted' })
+        ).status,
+      ).toBe(500);
       expect((await t.http().get(`/v1/memories/${id}`).query(inWs)).body.visibility).toBe('workspace');
-      await t.http().patch(`/v1/memories/${id}`).send({ ...inWs, visibility: 'restricted' });
-      expect((await t.http().post(`/v1/memories/${id}/grants`).set('X-Request-Id', 'kill-me').send({ ...inWs, grantee_agent_id: other })).status).toBe(500);
+      await t
+        .http()
+        .patch(`/v1/memories/${id}`)
+        .send({ ...inWs, visibility: 'restricted' });
+      expect(
+        (
+          await t
+            .http()
+            .post(`/v1/memories/${id}/grants`)
+            .set('X-Request-Id', 'kill-me')
+            .send({ ...inWs, grantee_agent_id: other })
+        ).status,
+      ).toBe(500);
       expect((await t.http().get(`/v1/memories/${id}/grants`).query(inWs)).body).toEqual({ grants: [], count: 0 });
       expect(await eventsOf('kill-me')).toEqual([]);
     });
 
     it('trust level, config change and key creation', async () => {
       const agent = newId();
-      expect((await t.http().put('/v1/agents/trust').set('X-Request-Id', 'kill-me').send({ user_id: user, agent_id: agent, trust_level: 0.1 })).status).toBe(500);
+      expect(
+        (await t.http().put('/v1/agents/trust').set('X-Request-Id', 'kill-me').send({ user_id: user, agent_id: agent, trust_level: 0.1 }))
+          .status,
+      ).toBe(500);
       expect((await t.http().get('/v1/agents/trust').query({ user_id: user, agent_id: agent })).body.trust_level).toBe(0.5);
       expect((await t.http().put('/v1/memories/config').set('X-Request-Id', 'kill-me').send({ max_search_results: 7 })).status).toBe(500);
       expect((await t.http().get('/v1/memories/health')).body.config.max_search_results).not.toBe(7);
       const keys = Number((await t.dataSource.query('SELECT count(*) AS n FROM api_keys'))[0].n);
-      expect((await t.http().post('/v1/admin/keys').set(adminAuth).set('X-Request-Id', 'kill-me').send({ role: 'user', user_id: user })).status).toBe(500);
+      expect(
+        (await t.http().post('/v1/admin/keys').set(adminAuth).set('X-Request-Id', 'kill-me').send({ role: 'user', user_id: user })).status,
+      ).toBe(500);
       expect(Number((await t.dataSource.query('SELECT count(*) AS n FROM api_keys'))[0].n)).toBe(keys);
       expect(await eventsOf('kill-me')).toEqual([]);
       // the key helper still works afterwards (the failure was contained)

@@ -21,9 +21,19 @@ const codeOf = (fn: () => unknown): string | undefined => {
 describe('binding scope parameters to an API key', () => {
   it.each([
     ['an agent key with no parameters gets its own workspace scope', agent, {}, { user_id: 'alice', workspace_id: W, agent_id: A }],
-    ['an agent key keeps agent_scope and matching ids (UUIDs in any case)', agent, { workspace_id: W.toUpperCase(), agent_scope: 'others' }, { user_id: 'alice', workspace_id: W, agent_id: A, agent_scope: 'others' }],
+    [
+      'an agent key keeps agent_scope and matching ids (UUIDs in any case)',
+      agent,
+      { workspace_id: W.toUpperCase(), agent_scope: 'others' },
+      { user_id: 'alice', workspace_id: W, agent_id: A, agent_scope: 'others' },
+    ],
     ['a user key with no parameters gets its user scope', user, {}, { user_id: 'alice' }],
-    ['a service key passes the parameters as they are', service, { user_id: 'bob', workspace_id: W, agent_id: B }, { user_id: 'bob', workspace_id: W, agent_id: B }],
+    [
+      'a service key passes the parameters as they are',
+      service,
+      { user_id: 'bob', workspace_id: W, agent_id: B },
+      { user_id: 'bob', workspace_id: W, agent_id: B },
+    ],
     ['no key (AUTH_MODE=off) passes the parameters as they are', { kind: 'open' } as Principal, { user_id: 'bob' }, { user_id: 'bob' }],
   ])('%s', (_name, principal, raw, expected) => {
     expect(bindScopeToPrincipal(raw, principal)).toEqual(expected);

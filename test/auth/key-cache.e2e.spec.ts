@@ -1,8 +1,8 @@
 import { ApiKeyAuthenticator } from '../../src/auth/api-key-authenticator';
-import { newId, newUser } from '../support/ids';
 import { adminAuth, agentKey, API_KEY_ENV, bearer, createKey, userKey } from '../support/api-keys';
-import { isPostgresRun } from '../support/test-database';
+import { newId, newUser } from '../support/ids';
 import { createSecondInstance, createTestApp, type TestApp } from '../support/test-app';
+import { isPostgresRun } from '../support/test-database';
 
 const UNAUTHENTICATED = { status: 401, body: { error: 'invalid or missing API key' } };
 
@@ -18,19 +18,29 @@ describe('API keys taken from memory on search/fast and search', () => {
   const ws = newId();
   const agent = newId();
 
-  const searchFast = (app: TestApp, key: string) => app.http().post('/v1/memories/search/fast').set(bearer(key)).send({ query: 'harbour crane schedule' });
-  const revokeInDatabase = (app: TestApp, keyId: string) => app.dataSource.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [keyId]);
+  const searchFast = (app: TestApp, key: string) =>
+    app.http().post('/v1/memories/search/fast').set(bearer(key)).send({ query: 'harbour crane schedule' });
+  const revokeInDatabase = (app: TestApp, keyId: string) =>
+    app.dataSource.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [keyId]);
 
   beforeAll(async () => {
     // An exact scope limit of 1: a scope of two memories is "large", so the HNSW statement runs too.
     t = await createTestApp({ ...API_KEY_ENV, SEARCH_EXACT_SCOPE_LIMIT: '1' });
     const writer = await agentKey(t, alice, ws, agent);
     for (const text of ['The harbour crane schedule moved to Tuesdays', 'Crane inspections happen at the harbour in spring']) {
-      const res = await t.http().post('/v1/memories/ingest/quick').set(bearer(writer.key)).send({ source_site: 'tests', skip_extraction: true, conversation: text });
+      const res = await t
+        .http()
+        .post('/v1/memories/ingest/quick')
+        .set(bearer(writer.key))
+        .send({ source_site: 'tests', skip_extraction: true, conversation: text });
       expect(res.status).toBe(200);
     }
     const personal = await userKey(t, alice);
-    const res = await t.http().post('/v1/memories/ingest/quick').set(bearer(personal.key)).send({ source_site: 'tests', skip_extraction: true, conversation: 'My own harbour crane notes' });
+    const res = await t
+      .http()
+      .post('/v1/memories/ingest/quick')
+      .set(bearer(personal.key))
+      .send({ source_site: 'tests', skip_extraction: true, conversation: 'My own harbour crane notes' });
     expect(res.status).toBe(200);
   });
   afterAll(async () => {
@@ -99,12 +109,24 @@ describe('API keys taken from memory on search/fast and search', () => {
   });
 
   it('refuses a cached key once its expiry passes, and one whose expiry was moved earlier in the database', async () => {
-    const soon = await createKey(t, { role: 'agent', user_id: alice, workspace_id: ws, agent_id: agent, expires_at: new Date(Date.now() + 1500).toISOString() });
+    const soon = await createKey(t, {
+      role: 'agent',
+      user_id: alice,
+      workspace_id: ws,
+      agent_id: agent,
+      expires_at: new Date(Date.now() + 1500).toISOString(),
+    });
     expect((await searchFast(t, soon.key)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1600));
     expect((await searchFast(t, soon.key)).status).toBe(401);
 
-    const later = await createKey(t, { role: 'agent', user_id: alice, workspace_id: ws, agent_id: agent, expires_at: new Date(Date.now() + 3_600_000).toISOString() });
+    const later = await createKey(t, {
+      role: 'agent',
+      user_id: alice,
+      workspace_id: ws,
+      agent_id: agent,
+      expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+    });
     expect((await searchFast(t, later.key)).status).toBe(200);
     await t.dataSource.query("UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1", [later.id]);
     expect((await searchFast(t, later.key)).status).toBe(401);

@@ -1,6 +1,6 @@
 import { AtriumError } from '../../src/client';
-import { newId, newUser } from '../support/ids';
 import { ADMIN_TOKEN, API_KEY_ENV } from '../support/api-keys';
+import { newId, newUser } from '../support/ids';
 import { startListeningApp, type ListeningApp } from './listening-app';
 
 describe('AtriumClient with API keys', () => {

@@ -49,7 +49,11 @@ describe('AtriumClient against the real service', () => {
   /** Seeded: A's shared, private and restricted memories, B's shared one. */
   const seeded = { sharedA: '', privateA: '', restrictedA: '', sharedB: '' };
 
-  const remember = async (scope: OwnerScopeInput, conversation: string, extra: Partial<{ visibility: 'workspace' | 'agent_only' | 'restricted'; metadata: Record<string, unknown> }> = {}) => {
+  const remember = async (
+    scope: OwnerScopeInput,
+    conversation: string,
+    extra: Partial<{ visibility: 'workspace' | 'agent_only' | 'restricted'; metadata: Record<string, unknown> }> = {},
+  ) => {
     const result = await client.ingestQuick({ ...scope, conversation, sourceSite: 'client-tests', skipExtraction: true, ...extra });
     expect(result.memoriesStored).toBe(1);
     return result.storedMemoryIds[0];
@@ -163,17 +167,25 @@ describe('AtriumClient against the real service', () => {
 
     it('narrows by agentScope in a body (search) and in a query string (list, repeated for a list)', async () => {
       expect(ids((await client.search({ ...asA, query: 'Falcon', agentScope: 'others' })).memories)).toEqual([seeded.sharedB]);
-      expect(ids((await client.list({ ...asA, agentScope: 'self' })).memories)).toEqual(sorted(seeded.sharedA, seeded.privateA, seeded.restrictedA));
+      expect(ids((await client.list({ ...asA, agentScope: 'self' })).memories)).toEqual(
+        sorted(seeded.sharedA, seeded.privateA, seeded.restrictedA),
+      );
       expect(ids((await client.list({ ...asA, agentScope: [agentB] })).memories)).toEqual([seeded.sharedB]);
       expect(ids((await client.list({ ...asB, agentScope: [agentA, agentB] })).memories)).toEqual(sorted(seeded.sharedA, seeded.sharedB));
       const many = [agentA, ...Array.from({ length: 24 }, newId)];
-      expect(ids((await client.list({ ...asA, agentScope: many })).memories)).toEqual(sorted(seeded.sharedA, seeded.privateA, seeded.restrictedA));
+      expect(ids((await client.list({ ...asA, agentScope: many })).memories)).toEqual(
+        sorted(seeded.sharedA, seeded.privateA, seeded.restrictedA),
+      );
     });
 
     it('expands only what the caller may see, in the order asked', async () => {
       const memoryIds = [seeded.sharedB, seeded.privateA, seeded.sharedA, newId()];
       expect((await client.expand({ ...asB, memoryIds })).memories.map((m) => m.id)).toEqual([seeded.sharedB, seeded.sharedA]);
-      expect((await client.expand({ ...asA, memoryIds })).memories.map((m) => m.id)).toEqual([seeded.sharedB, seeded.privateA, seeded.sharedA]);
+      expect((await client.expand({ ...asA, memoryIds })).memories.map((m) => m.id)).toEqual([
+        seeded.sharedB,
+        seeded.privateA,
+        seeded.sharedA,
+      ]);
     });
 
     it('lists newest first and pages with limit and offset', async () => {
@@ -185,7 +197,12 @@ describe('AtriumClient against the real service', () => {
     });
 
     it('keeps user scope and the workspace apart', async () => {
-      const personal = await client.ingestQuick({ userId: user, conversation: 'Falcon is also my cat', sourceSite: 'home', skipExtraction: true });
+      const personal = await client.ingestQuick({
+        userId: user,
+        conversation: 'Falcon is also my cat',
+        sourceSite: 'home',
+        skipExtraction: true,
+      });
       const mine = await client.list({ userId: user });
       expect(ids(mine.memories)).toEqual(personal.storedMemoryIds);
       expect(mine.memories[0]).toMatchObject({ workspaceId: null, agentId: null });
@@ -204,12 +221,17 @@ describe('AtriumClient against the real service', () => {
       expect((await client.grant({ ...target, granteeAgentId: agentB })).created).toBe(false);
       expect(await client.listGrants(target)).toEqual({ grants: [{ granteeAgentId: agentB, createdAt: grant.createdAt }], count: 1 });
 
-      expect(ids((await client.search({ ...asB, query: 'Falcon' })).memories)).toEqual(sorted(seeded.sharedA, seeded.restrictedA, seeded.sharedB));
+      expect(ids((await client.search({ ...asB, query: 'Falcon' })).memories)).toEqual(
+        sorted(seeded.sharedA, seeded.restrictedA, seeded.sharedB),
+      );
       await expect(client.get({ ...asB, id: seeded.restrictedA })).resolves.toMatchObject({ visibility: 'restricted' });
 
       await expect(client.revokeGrant({ ...target, granteeAgentId: agentB })).resolves.toEqual({ success: true });
       expect((await failure(client.get({ ...asB, id: seeded.restrictedA }))).status).toBe(404);
-      expect(await failure(client.revokeGrant({ ...target, granteeAgentId: agentB }))).toMatchObject({ status: 404, message: 'Grant not found' });
+      expect(await failure(client.revokeGrant({ ...target, granteeAgentId: agentB }))).toMatchObject({
+        status: 404,
+        message: 'Grant not found',
+      });
       expect(await client.listGrants(target)).toEqual({ grants: [], count: 0 });
     });
 
@@ -221,7 +243,10 @@ describe('AtriumClient against the real service', () => {
 
     it('lets only the owning agent change visibility: 403 when B sees it, 404 when B cannot', async () => {
       const id = await remember(ownerA, 'Falcon budget draft for the third quarter', { visibility: 'agent_only' });
-      expect(await failure(client.setVisibility({ ...ownerB, id, visibility: 'workspace' }))).toMatchObject({ status: 404, message: 'Memory not found' });
+      expect(await failure(client.setVisibility({ ...ownerB, id, visibility: 'workspace' }))).toMatchObject({
+        status: 404,
+        message: 'Memory not found',
+      });
       expect((await failure(client.setVisibility({ ...ownerB, id: seeded.sharedA, visibility: 'agent_only' }))).status).toBe(403);
 
       const changed = await client.setVisibility({ ...ownerA, id, visibility: 'workspace' });
@@ -244,9 +269,19 @@ describe('AtriumClient against the real service', () => {
     const PATTERN = 'advice to wire the payroll money to a new offshore account';
 
     it('fails a matching search closed after a critical lesson, and opens it again once retired', async () => {
-      const stored = await client.ingestQuick({ userId: lessonUser, conversation: 'Payroll runs on the 25th of each month', sourceSite: 'hr', skipExtraction: true });
+      const stored = await client.ingestQuick({
+        userId: lessonUser,
+        conversation: 'Payroll runs on the 25th of each month',
+        sourceSite: 'hr',
+        skipExtraction: true,
+      });
       const memoryId = stored.storedMemoryIds[0];
-      const { lessonId } = await client.reportLesson({ userId: lessonUser, pattern: PATTERN, sourceMemoryIds: [memoryId], severity: 'critical' });
+      const { lessonId } = await client.reportLesson({
+        userId: lessonUser,
+        pattern: PATTERN,
+        sourceMemoryIds: [memoryId],
+        severity: 'critical',
+      });
       expect(lessonId).toMatch(UUID);
 
       const workspaceOfLessonUser: SearchOptions = { userId: lessonUser, workspaceId: newId(), agentId: newId(), query: PATTERN };
@@ -256,7 +291,12 @@ describe('AtriumClient against the real service', () => {
         await client.search(workspaceOfLessonUser),
       ]) {
         expect(blocked).toMatchObject({ memories: [], count: 0, citations: [], injectionText: '' });
-        expect(blocked.lessonCheck).toEqual({ safe: false, warnings: [expect.stringMatching(/^\[critical\] user_reported: advice to wire/)], highestSeverity: 'critical', matchedCount: 1 });
+        expect(blocked.lessonCheck).toEqual({
+          safe: false,
+          warnings: [expect.stringMatching(/^\[critical\] user_reported: advice to wire/)],
+          highestSeverity: 'critical',
+          matchedCount: 1,
+        });
       }
       const unrelated = await client.search({ userId: lessonUser, query: 'when does payroll run' });
       expect(unrelated.lessonCheck).toMatchObject({ safe: true, highestSeverity: 'none' });
@@ -288,13 +328,21 @@ describe('AtriumClient against the real service', () => {
       expect(reopened.memories.length).toBeGreaterThan(0);
       await expect(client.listLessons({ userId: lessonUser })).resolves.toEqual({ lessons: [], count: 0 });
       await expect(client.lessonStats({ userId: lessonUser })).resolves.toMatchObject({ totalActive: 0 });
-      expect(await failure(client.retireLesson({ userId: lessonUser, id: lessonId as string }))).toMatchObject({ status: 404, message: 'Lesson not found' });
+      expect(await failure(client.retireLesson({ userId: lessonUser, id: lessonId as string }))).toMatchObject({
+        status: 404,
+        message: 'Lesson not found',
+      });
       expect((await failure(client.retireLesson({ userId: newUser('other'), id: newId() }))).status).toBe(404);
     });
 
     it('warns about a high lesson but still returns memories', async () => {
       const warnedUser = newUser('warned');
-      await client.ingestQuick({ userId: warnedUser, conversation: 'The office plants need water on Fridays', sourceSite: 'home', skipExtraction: true });
+      await client.ingestQuick({
+        userId: warnedUser,
+        conversation: 'The office plants need water on Fridays',
+        sourceSite: 'home',
+        skipExtraction: true,
+      });
       await client.reportLesson({ userId: warnedUser, pattern: 'office plants need water on Fridays' });
       const result = await client.search({ userId: warnedUser, query: 'office plants need water on Fridays' });
       expect(result.lessonCheck).toMatchObject({ safe: true, highestSeverity: 'high', matchedCount: 1 });
@@ -318,7 +366,13 @@ describe('AtriumClient against the real service', () => {
   describe('errors', () => {
     it("types a 400 with the server's message and request id", async () => {
       const error = await failure(client.search({ ...asA, query: '' }));
-      expect(error).toMatchObject({ name: 'AtriumError', status: 400, message: 'query must be 1 to 10000 characters', method: 'POST', path: '/v1/memories/search' });
+      expect(error).toMatchObject({
+        name: 'AtriumError',
+        status: 400,
+        message: 'query must be 1 to 10000 characters',
+        method: 'POST',
+        path: '/v1/memories/search',
+      });
       expect(error.requestId).toMatch(UUID);
       expect(error.body).toEqual({ error: 'query must be 1 to 10000 characters' });
     });

@@ -40,7 +40,11 @@ describe('AtriumClient.updateConfig against the real service', () => {
 
     it('applies camelCase fields and answers the applied names and the new config in camelCase', async () => {
       const client = app.client();
-      const result = await client.updateConfig({ maxSearchResults: 50, lessonSimilarityThreshold: 0.8, trustedSourceSites: ['docs.example'] });
+      const result = await client.updateConfig({
+        maxSearchResults: 50,
+        lessonSimilarityThreshold: 0.8,
+        trustedSourceSites: ['docs.example'],
+      });
       expect(result.applied).toEqual(['maxSearchResults', 'lessonSimilarityThreshold', 'trustedSourceSites']);
       expect(result.config).toMatchObject({ maxSearchResults: 50, lessonSimilarityThreshold: 0.8, trustedSourceSites: ['docs.example'] });
       expect((await client.memoriesHealth()).config).toMatchObject({ maxSearchResults: 50, runtimeConfigMutationEnabled: true });
@@ -49,7 +53,11 @@ describe('AtriumClient.updateConfig against the real service', () => {
     it('throws 400 with detail and the rejected startup-only fields, named as the caller wrote them', async () => {
       const patch = { embeddingProvider: 'openai', lessonsEnabled: false } as RuntimeConfigPatch;
       const error = await failure(app.client().updateConfig(patch));
-      expect(error).toMatchObject({ status: 400, message: 'Provider and model selection is startup-only', rejected: ['embeddingProvider'] });
+      expect(error).toMatchObject({
+        status: 400,
+        message: 'Provider and model selection is startup-only',
+        rejected: ['embeddingProvider'],
+      });
       expect(error.detail).toMatch(/embedding_provider/);
       expect((await app.client().memoriesHealth()).config.lessonsEnabled).toBe(true);
     });

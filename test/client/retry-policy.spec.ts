@@ -50,9 +50,9 @@ describe('client retry policy', () => {
 
 describe('client query strings', () => {
   it('repeats array parameters, formats Dates and leaves out empty values', () => {
-    expect(toQueryString({ user_id: 'a b', agent_scope: ['x', 'y'], limit: 5, as_of: new Date(0), offset: undefined, episode_id: null })).toBe(
-      '?user_id=a+b&agent_scope=x&agent_scope=y&limit=5&as_of=1970-01-01T00%3A00%3A00.000Z',
-    );
+    expect(
+      toQueryString({ user_id: 'a b', agent_scope: ['x', 'y'], limit: 5, as_of: new Date(0), offset: undefined, episode_id: null }),
+    ).toBe('?user_id=a+b&agent_scope=x&agent_scope=y&limit=5&as_of=1970-01-01T00%3A00%3A00.000Z');
     expect(toQueryString({})).toBe('');
   });
 

@@ -18,7 +18,11 @@ describe('the client compiles on its own', () => {
     for (const file of files) {
       const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true);
       source.forEachChild((node) => {
-        if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+        if (
+          (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+          node.moduleSpecifier &&
+          ts.isStringLiteral(node.moduleSpecifier)
+        ) {
           const specifier = node.moduleSpecifier.text;
           if (!/^\.\/[\w.-]+$/.test(specifier)) offending.push(`${file}: ${specifier}`);
         }

@@ -24,15 +24,24 @@ describe('client transport against a scripted server', () => {
     });
 
     it('waits the Retry-After of a 429 rather than its own backoff', async () => {
-      server.reply({ status: 429, body: { error: 'slow down' }, headers: { 'retry-after': '1' } }, { status: 200, body: { memories: [], count: 0 } });
+      server.reply(
+        { status: 429, body: { error: 'slow down' }, headers: { 'retry-after': '1' } },
+        { status: 200, body: { memories: [], count: 0 } },
+      );
       await expect(client().list(USER)).resolves.toEqual({ memories: [], count: 0 });
       expect(server.received).toHaveLength(2);
       expect(server.received[1].at - server.received[0].at).toBeGreaterThanOrEqual(950);
     });
 
     it('retries 429 and 503 on a non-idempotent write too: the service did not process it', async () => {
-      server.reply({ status: 429, body: { error: 'slow down' }, headers: { 'retry-after': '0' } }, { status: 200, body: { episode_id: 'e', stored_memory_ids: [] } });
-      await expect(client().ingestQuick({ ...USER, conversation: 'c', sourceSite: 's' })).resolves.toEqual({ episodeId: 'e', storedMemoryIds: [] });
+      server.reply(
+        { status: 429, body: { error: 'slow down' }, headers: { 'retry-after': '0' } },
+        { status: 200, body: { episode_id: 'e', stored_memory_ids: [] } },
+      );
+      await expect(client().ingestQuick({ ...USER, conversation: 'c', sourceSite: 's' })).resolves.toEqual({
+        episodeId: 'e',
+        storedMemoryIds: [],
+      });
       expect(server.received).toHaveLength(2);
     });
 
@@ -52,7 +61,9 @@ describe('client transport against a scripted server', () => {
 
     it.each([400, 403, 404, 409, 500])('never retries a %i', async (status) => {
       server.reply({ status, body: { error: `answer ${status}` } });
-      const error = await client().get({ ...USER, id: 'x' }).catch((e: unknown) => e);
+      const error = await client()
+        .get({ ...USER, id: 'x' })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(AtriumError);
       expect(error).toMatchObject({ status, message: `answer ${status}`, method: 'GET', path: '/v1/memories/x' });
       expect(server.received).toHaveLength(1);
@@ -78,7 +89,9 @@ describe('client transport against a scripted server', () => {
 
     it('does not retry a dropped connection for an ingest: it may have been stored', async () => {
       server.reply({ drop: true });
-      const error = await client().ingestQuick({ ...USER, conversation: 'c', sourceSite: 's' }).catch((e: unknown) => e);
+      const error = await client()
+        .ingestQuick({ ...USER, conversation: 'c', sourceSite: 's' })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(AtriumNetworkError);
       expect((error as Error).message).toMatch(/^POST \/v1\/memories\/ingest\/quick failed: /);
       expect(server.received).toHaveLength(1);
@@ -95,7 +108,9 @@ describe('client transport against a scripted server', () => {
     it('throws AtriumTimeoutError when the server never answers', async () => {
       server.reply({ hang: true });
       const started = Date.now();
-      const error = await client({ timeoutMs: 150, retries: false }).health().catch((e: unknown) => e);
+      const error = await client({ timeoutMs: 150, retries: false })
+        .health()
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(AtriumTimeoutError);
       expect(error).toMatchObject({ timeoutMs: 150, method: 'GET', path: '/health' });
       expect(error).not.toBeInstanceOf(AtriumNetworkError);
@@ -116,7 +131,10 @@ describe('client transport against a scripted server', () => {
 
     it('takes a per-call timeout', async () => {
       server.reply({ hang: true });
-      await expect(client({ retries: false }).health({ timeoutMs: 100 })).rejects.toMatchObject({ name: 'AtriumTimeoutError', timeoutMs: 100 });
+      await expect(client({ retries: false }).health({ timeoutMs: 100 })).rejects.toMatchObject({
+        name: 'AtriumTimeoutError',
+        timeoutMs: 100,
+      });
     });
 
     it("rethrows the caller's abort reason, without retrying", async () => {
@@ -180,11 +198,19 @@ describe('client transport against a scripted server', () => {
     });
 
     it('sends JSON with its headers and the caller-supplied ones', async () => {
-      await client({ headers: { 'x-team': 'blue' } }).search({ ...WS, query: 'q', agentScope: 'others' }, { headers: { 'x-request-id': 'r-9' } });
+      await client({ headers: { 'x-team': 'blue' } }).search(
+        { ...WS, query: 'q', agentScope: 'others' },
+        { headers: { 'x-request-id': 'r-9' } },
+      );
       const [req] = server.received;
       expect(req.method).toBe('POST');
       expect(req.url).toBe('/v1/memories/search');
-      expect(req.headers).toMatchObject({ 'content-type': 'application/json', accept: 'application/json', 'x-team': 'blue', 'x-request-id': 'r-9' });
+      expect(req.headers).toMatchObject({
+        'content-type': 'application/json',
+        accept: 'application/json',
+        'x-team': 'blue',
+        'x-request-id': 'r-9',
+      });
       expect(JSON.parse(req.body)).toEqual({
         user_id: 'u1',
         workspace_id: WS.workspaceId,

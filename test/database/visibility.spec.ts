@@ -13,7 +13,10 @@ const scopes: [string, MemoryScope][] = [
   ['workspace, agent_scope all', { kind: 'workspace', userId: 'u1', workspaceId: W, agentId: A, agentScope: { kind: 'all' } }],
   ['workspace, agent_scope self', { kind: 'workspace', userId: 'u1', workspaceId: W, agentId: A, agentScope: { kind: 'self' } }],
   ['workspace, agent_scope others', { kind: 'workspace', userId: 'u1', workspaceId: W, agentId: A, agentScope: { kind: 'others' } }],
-  ['workspace, agent_scope ids', { kind: 'workspace', userId: 'u1', workspaceId: W, agentId: A, agentScope: { kind: 'agents', agentIds: [A, B] } }],
+  [
+    'workspace, agent_scope ids',
+    { kind: 'workspace', userId: 'u1', workspaceId: W, agentId: A, agentScope: { kind: 'agents', agentIds: [A, B] } },
+  ],
 ];
 
 describe('applyMemoryScope (database/visibility.ts)', () => {
@@ -26,7 +29,12 @@ describe('applyMemoryScope (database/visibility.ts)', () => {
 
   const purposes: AccessPurpose[] = ['read', 'writer-view', 'ingest-mutation', 'owner'];
   const select = (scope: MemoryScope, purpose: AccessPurpose) =>
-    applyMemoryScope(dataSource.getRepository(MemoryEntity).createQueryBuilder('m').select('m.id'), 'm', scope, purpose).getQueryAndParameters();
+    applyMemoryScope(
+      dataSource.getRepository(MemoryEntity).createQueryBuilder('m').select('m.id'),
+      'm',
+      scope,
+      purpose,
+    ).getQueryAndParameters();
 
   it.each(scopes)('select, %s: SQL and parameters', (_name, scope) => {
     const qb = applyMemoryScope(dataSource.getRepository(MemoryEntity).createQueryBuilder('m').select('m.id'), 'm', scope, 'read');
@@ -42,8 +50,19 @@ describe('applyMemoryScope (database/visibility.ts)', () => {
   });
 
   it('binds caller ids as parameters, never as SQL text', () => {
-    const scope: MemoryScope = { kind: 'workspace', userId: "x'; DROP TABLE memories; --", workspaceId: W, agentId: A, agentScope: { kind: 'agents', agentIds: [B] } };
-    const [sql, params] = applyMemoryScope(dataSource.getRepository(MemoryEntity).createQueryBuilder('m'), 'm', scope, 'read').getQueryAndParameters();
+    const scope: MemoryScope = {
+      kind: 'workspace',
+      userId: "x'; DROP TABLE memories; --",
+      workspaceId: W,
+      agentId: A,
+      agentScope: { kind: 'agents', agentIds: [B] },
+    };
+    const [sql, params] = applyMemoryScope(
+      dataSource.getRepository(MemoryEntity).createQueryBuilder('m'),
+      'm',
+      scope,
+      'read',
+    ).getQueryAndParameters();
     for (const value of [scope.userId, W, A, B]) expect(sql).not.toContain(value);
     expect(params).toEqual(expect.arrayContaining([scope.userId, W, A, [B]]));
   });
@@ -52,21 +71,26 @@ describe('applyMemoryScope (database/visibility.ts)', () => {
     const qb = dataSource.getRepository(MemoryEntity).createQueryBuilder('m').andWhere('m.id = :id', { id: B });
     applyMemoryScope(qb, 'm', { kind: 'user', userId: 'u1' }, 'read');
     const sql = qb.getQueryAndParameters()[0].replace(/"/g, '');
-    expect(sql).toMatch(/WHERE m\.id = \$1 AND \(m\.user_id = \$2 AND m\.workspace_id IS NULL AND m\.deleted_at IS NULL AND m\.expired_at IS NULL\)/);
+    expect(sql).toMatch(
+      /WHERE m\.id = \$1 AND \(m\.user_id = \$2 AND m\.workspace_id IS NULL AND m\.deleted_at IS NULL AND m\.expired_at IS NULL\)/,
+    );
   });
 
   it.each(purposes)('user scope reads the same rows for every purpose (%s): no workspace row, live rows only', (purpose) => {
     expect(select({ kind: 'user', userId: 'u1' }, purpose)).toEqual(select({ kind: 'user', userId: 'u1' }, 'read'));
   });
 
-  it.each(purposes.filter((p) => p !== 'read'))('workspace purpose %s ignores agent_scope (writes and ownership are never narrowed)', (purpose) => {
-    const [, all] = scopes[1];
-    for (const [, narrowed] of scopes.slice(2)) {
-      const [sqlAll] = select(all, purpose);
-      const [sqlNarrowed] = select(narrowed, purpose);
-      expect(sqlNarrowed).toEqual(sqlAll);
-    }
-  });
+  it.each(purposes.filter((p) => p !== 'read'))(
+    'workspace purpose %s ignores agent_scope (writes and ownership are never narrowed)',
+    (purpose) => {
+      const [, all] = scopes[1];
+      for (const [, narrowed] of scopes.slice(2)) {
+        const [sqlAll] = select(all, purpose);
+        const [sqlNarrowed] = select(narrowed, purpose);
+        expect(sqlNarrowed).toEqual(sqlAll);
+      }
+    },
+  );
 
   it('read narrows by agent_scope; writer-view is read without the narrowing', () => {
     const [, self] = scopes[2];
@@ -75,7 +99,7 @@ describe('applyMemoryScope (database/visibility.ts)', () => {
     expect(select(self, 'writer-view')[0]).toEqual(select(all, 'read')[0]);
   });
 
-  it('owner matches only the caller as owner; ingest-mutation never reaches another agent\'s agent_only or restricted row', () => {
+  it("owner matches only the caller as owner; ingest-mutation never reaches another agent's agent_only or restricted row", () => {
     const [, all] = scopes[1];
     const owner = select(all, 'owner')[0].replace(/"/g, '');
     expect(owner).toMatch(/m\.agent_id = \$\d+ AND m\.deleted_at IS NULL/);

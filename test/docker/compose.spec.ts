@@ -64,7 +64,9 @@ describe('docker/compose.yml', () => {
     const settings = Object.fromEntries(
       (services.postgres.command ?? []).filter((arg) => arg.includes('=')).map((arg) => arg.split('=') as [string, string]),
     );
-    expect(Object.keys(settings)).toEqual(expect.arrayContaining(['shared_buffers', 'work_mem', 'effective_cache_size', 'maintenance_work_mem', 'random_page_cost']));
+    expect(Object.keys(settings)).toEqual(
+      expect.arrayContaining(['shared_buffers', 'work_mem', 'effective_cache_size', 'maintenance_work_mem', 'random_page_cost']),
+    );
     const benchmarks = readFileSync(join(DOCKER, '..', 'docs', 'benchmarks.md'), 'utf8');
     for (const name of ['shared_buffers', 'work_mem', 'effective_cache_size', 'random_page_cost']) expect(benchmarks).toContain(name);
   });
@@ -88,7 +90,7 @@ describe('docker/compose.yml', () => {
     }
   });
 
-  it('runs PgBouncer in transaction mode in front of the postgres service, knowing Atrium\'s user', () => {
+  it("runs PgBouncer in transaction mode in front of the postgres service, knowing Atrium's user", () => {
     expect(bouncer.pgbouncer.pool_mode).toBe('transaction');
     const database = new URL(atriumEnv.DATABASE_URL).pathname.slice(1);
     expect(bouncer.databases[database]).toBe(`host=postgres port=5432 dbname=${postgresEnv.POSTGRES_DB}`);

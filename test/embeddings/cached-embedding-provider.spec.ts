@@ -56,7 +56,10 @@ describe('CachedEmbeddingProvider', () => {
   it('sends only the misses, together in one call, and keeps the caller’s order', async () => {
     await cached.embed(['a', 'b']);
     const result = await cached.embed(['x', 'a', 'y', 'b']);
-    expect(inner.calls).toEqual([['a', 'b'], ['x', 'y']]);
+    expect(inner.calls).toEqual([
+      ['a', 'b'],
+      ['x', 'y'],
+    ]);
     expect(result).toEqual(await new HashEmbeddingProvider(16).embed(['x', 'a', 'y', 'b']));
   });
 

@@ -28,10 +28,22 @@ describe('createEmbeddingProvider', () => {
     ['too few dimensions for local', { provider: 'local', dimensions: 64 }, /dimensions must be an integer >= 128 for provider local/],
     ['fractional dimensions', { provider: 'hash', dimensions: 383.5 }, /dimensions must be an integer/],
     ['openai without baseUrl', { provider: 'openai', dimensions: 384, model: 'm' }, /needs baseUrl/],
-    ['openai with a baseUrl that is not a URL', { provider: 'openai', dimensions: 384, model: 'm', baseUrl: 'localhost:11434' }, /http or https|not a URL/],
+    [
+      'openai with a baseUrl that is not a URL',
+      { provider: 'openai', dimensions: 384, model: 'm', baseUrl: 'localhost:11434' },
+      /http or https|not a URL/,
+    ],
     ['openai without model', { provider: 'openai', dimensions: 384, baseUrl: 'http://x' }, /needs model/],
-    ['a zero batch size', { provider: 'openai', dimensions: 384, model: 'm', baseUrl: 'http://x', batchSize: 0 }, /batchSize must be a positive integer/],
-    ['negative retries', { provider: 'openai', dimensions: 384, model: 'm', baseUrl: 'http://x', maxRetries: -1 }, /maxRetries must be an integer >= 0/],
+    [
+      'a zero batch size',
+      { provider: 'openai', dimensions: 384, model: 'm', baseUrl: 'http://x', batchSize: 0 },
+      /batchSize must be a positive integer/,
+    ],
+    [
+      'negative retries',
+      { provider: 'openai', dimensions: 384, model: 'm', baseUrl: 'http://x', maxRetries: -1 },
+      /maxRetries must be an integer >= 0/,
+    ],
   ])('rejects %s with a clear message', async (_case, options, message) => {
     const attempt = createEmbeddingProvider(options);
     await expect(attempt).rejects.toThrow(InvalidEmbeddingOptionsError);

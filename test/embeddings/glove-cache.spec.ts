@@ -1,8 +1,9 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GLOVE_CACHE_FILE, GloveCacheOptions, loadOrBuildGlove } from '../../src/embeddings/glove-cache';
+
 import { DEFAULT_GLOVE_BUILD_PARAMS } from '../../src/embeddings/glove-build';
+import { GLOVE_CACHE_FILE, GloveCacheOptions, loadOrBuildGlove } from '../../src/embeddings/glove-cache';
 import { MissingWordVectorsError } from '../../src/embeddings/wink-source';
 import { writeTinyWinkFile } from './tiny-word-vectors';
 

@@ -27,7 +27,7 @@ describe('HashEmbeddingProvider', () => {
   });
 
   it('ignores case, punctuation and Unicode compatibility forms', async () => {
-    const [a, b] = await provider.embed(['The user’s API key!', 'the USER\'S api key']);
+    const [a, b] = await provider.embed(['The user’s API key!', "the USER'S api key"]);
     expect(dot(a, b)).toBeCloseTo(1, 10);
   });
 
@@ -55,5 +55,4 @@ describe('HashEmbeddingProvider', () => {
     expect(() => new HashEmbeddingProvider(8)).toThrow(/dimensions >= 16/);
     expect(() => new HashEmbeddingProvider(100.5)).toThrow(RangeError);
   });
-
 });

@@ -1,12 +1,7 @@
 import { createEmbeddingProvider } from '../../src/embeddings/create-embedding-provider';
 import { loadOrBuildGlove } from '../../src/embeddings/glove-cache';
 import { LocalEmbeddingProvider } from '../../src/embeddings/local.provider';
-import {
-  LESSON_MATCH_THRESHOLD,
-  loadLabelledPairs,
-  scorePairs,
-  ScoredPair,
-} from '../../src/embeddings/pair-evaluation';
+import { LESSON_MATCH_THRESHOLD, loadLabelledPairs, ScoredPair, scorePairs } from '../../src/embeddings/pair-evaluation';
 import { dot, norm } from '../../src/embeddings/vector-math';
 
 // This file uses the default cache directory: on a fresh checkout the first test builds the
@@ -41,7 +36,11 @@ describe('LocalEmbeddingProvider', () => {
     });
 
     it('is deterministic and ignores case and punctuation', async () => {
-      const [a, b, c] = await provider.embed(['The user is allergic to peanuts.', 'the user is allergic to peanuts', 'THE USER IS ALLERGIC TO PEANUTS!']);
+      const [a, b, c] = await provider.embed([
+        'The user is allergic to peanuts.',
+        'the user is allergic to peanuts',
+        'THE USER IS ALLERGIC TO PEANUTS!',
+      ]);
       expect(dot(a, b)).toBeCloseTo(1, 10);
       expect(dot(a, c)).toBeCloseTo(1, 10);
     });
@@ -113,6 +112,5 @@ describe('LocalEmbeddingProvider', () => {
       expect(mean('related')).toBeGreaterThan(mean('unrelated'));
       expect(mean('related')).toBeLessThan(mean('paraphrase'));
     });
-
   });
 });

@@ -37,7 +37,10 @@ describe('OpenAiEmbeddingProvider against a fake OpenAI-compatible server', () =
   }
 
   const goodVectors = (count: number, dims = 32) => ({
-    data: Array.from({ length: count }, (_, index) => ({ index, embedding: Array.from({ length: dims }, (_, d) => (d === index ? 3 : 0)) })),
+    data: Array.from({ length: count }, (_, index) => ({
+      index,
+      embedding: Array.from({ length: dims }, (_, d) => (d === index ? 3 : 0)),
+    })),
   });
 
   it('sends model, input, dimensions and the bearer token, and returns unit vectors', async () => {
@@ -80,7 +83,11 @@ describe('OpenAiEmbeddingProvider against a fake OpenAI-compatible server', () =
     });
     const texts = Array.from({ length: 7 }, (_, i) => `text number ${i}`);
     const vectors = await provider({ batchSize: 3 }).embed(texts);
-    expect(server.requests.map((r) => (r.body as { input: string[] }).input)).toEqual([texts.slice(0, 3), texts.slice(3, 6), texts.slice(6)]);
+    expect(server.requests.map((r) => (r.body as { input: string[] }).input)).toEqual([
+      texts.slice(0, 3),
+      texts.slice(3, 6),
+      texts.slice(6),
+    ]);
     const expected = await new HashEmbeddingProvider(32).embed(texts);
     vectors.forEach((v, i) => v.forEach((x, d) => expect(x).toBeCloseTo(expected[i][d], 12)));
   });
@@ -91,7 +98,10 @@ describe('OpenAiEmbeddingProvider against a fake OpenAI-compatible server', () =
   });
 
   it('retries after 429 and then succeeds', async () => {
-    server.enqueue({ status: 429, body: { error: { message: 'rate limited' } } }, { status: 429, body: { error: { message: 'rate limited' } } });
+    server.enqueue(
+      { status: 429, body: { error: { message: 'rate limited' } } },
+      { status: 429, body: { error: { message: 'rate limited' } } },
+    );
     const [v] = await provider({ maxRetries: 3 }).embed(['x']);
     expect(v).toHaveLength(32);
     expect(server.requests).toHaveLength(3);

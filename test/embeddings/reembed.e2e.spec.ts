@@ -1,10 +1,10 @@
 import { createApp } from '../../src/bootstrap';
 import { DatabaseStartupError } from '../../src/database/pgvector';
 import { prepareDatabase } from '../../src/database/prepare-database';
-import type { EmbeddingProvider } from '../../src/embeddings/embedding-provider';
-import { identityOf } from '../../src/embeddings/embedding-identity';
-import { HashEmbeddingProvider } from '../../src/embeddings/hash.provider';
 import { reembed } from '../../src/database/reembed';
+import { identityOf } from '../../src/embeddings/embedding-identity';
+import type { EmbeddingProvider } from '../../src/embeddings/embedding-provider';
+import { HashEmbeddingProvider } from '../../src/embeddings/hash.provider';
 import { loadEnv } from '../../src/env/env.schema';
 import { newUser } from '../support/ids';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -38,20 +38,33 @@ describe('npm run reembed (re-embedding stored vectors with another embedder)', 
   const user = newUser('reembed');
 
   const labels = async (table: string): Promise<Record<string, number>> => {
-    const rows: { embedded_by: string; n: string }[] = await t.dataSource.query(`SELECT embedded_by, count(*) AS n FROM ${table} GROUP BY embedded_by`);
+    const rows: { embedded_by: string; n: string }[] = await t.dataSource.query(
+      `SELECT embedded_by, count(*) AS n FROM ${table} GROUP BY embedded_by`,
+    );
     return Object.fromEntries(rows.map((r) => [r.embedded_by, Number(r.n)]));
   };
   const startupCheck = (identity: string) =>
-    prepareDatabase(t.dataSource, { where: 'test', embeddingDimensions: t.env.EMBEDDING_DIMENSIONS, embeddingIdentity: identity, migrate: false });
+    prepareDatabase(t.dataSource, {
+      where: 'test',
+      embeddingDimensions: t.env.EMBEDDING_DIMENSIONS,
+      embeddingIdentity: identity,
+      migrate: false,
+    });
 
   beforeAll(async () => {
     t = await createTestApp();
     target = new ReversedHashProvider(t.env.EMBEDDING_DIMENSIONS);
     for (const text of MEMORIES) {
-      const res = await t.http().post('/v1/memories/ingest/quick').send({ user_id: user, source_site: 'test', conversation: text, skip_extraction: true });
+      const res = await t
+        .http()
+        .post('/v1/memories/ingest/quick')
+        .send({ user_id: user, source_site: 'test', conversation: text, skip_extraction: true });
       expect(res.body.memories_stored).toBe(1);
     }
-    const lesson = await t.http().post('/v1/memories/lessons/report').send({ user_id: user, pattern: 'advice about moving money abroad', severity: 'low' });
+    const lesson = await t
+      .http()
+      .post('/v1/memories/lessons/report')
+      .send({ user_id: user, pattern: 'advice about moving money abroad', severity: 'low' });
     expect(lesson.status).toBeLessThan(300);
   });
   afterAll(async () => {
@@ -78,7 +91,9 @@ describe('npm run reembed (re-embedding stored vectors with another embedder)', 
   it('refuses startup, in one line naming the fix, while any stored vector is another embedder’s', async () => {
     const attempt = startupCheck(identityOf(target));
     await expect(attempt).rejects.toBeInstanceOf(DatabaseStartupError);
-    await expect(attempt).rejects.toThrow(/^stored vectors were made by hash\/feature-hash-v1\/384 but the configured embedder is reversed\/reversed-hash-v1\/384: run `npm run reembed`[^\n]*$/);
+    await expect(attempt).rejects.toThrow(
+      /^stored vectors were made by hash\/feature-hash-v1\/384 but the configured embedder is reversed\/reversed-hash-v1\/384: run `npm run reembed`[^\n]*$/,
+    );
   });
 
   it('resumes where it stopped and finishes: every vector is the new embedder’s own', async () => {
@@ -86,7 +101,10 @@ describe('npm run reembed (re-embedding stored vectors with another embedder)', 
     expect(result).toEqual({ identity: identityOf(target), updated: MEMORIES.length - 3 + 1, complete: true });
     expect(await labels('memories')).toEqual({ 'reversed/reversed-hash-v1/384': MEMORIES.length });
     expect(await labels('lessons')).toEqual({ 'reversed/reversed-hash-v1/384': 1 });
-    const rows: { content: string; embedding: string }[] = await t.dataSource.query('SELECT content, CAST(embedding AS text) AS embedding FROM memories WHERE user_id = $1', [user]);
+    const rows: { content: string; embedding: string }[] = await t.dataSource.query(
+      'SELECT content, CAST(embedding AS text) AS embedding FROM memories WHERE user_id = $1',
+      [user],
+    );
     const expected = await target.embed(rows.map((r) => r.content));
     rows.forEach((row, i) => {
       const stored = JSON.parse(row.embedding) as number[];
@@ -111,7 +129,10 @@ describeOnPostgres('startup against vectors of another embedder', () => {
   it('stops the app with the one-line message', async () => {
     const t = await createTestApp();
     try {
-      const res = await t.http().post('/v1/memories/ingest/quick').send({ user_id: newUser('mismatch'), source_site: 'test', conversation: 'one stored memory', skip_extraction: true });
+      const res = await t
+        .http()
+        .post('/v1/memories/ingest/quick')
+        .send({ user_id: newUser('mismatch'), source_site: 'test', conversation: 'one stored memory', skip_extraction: true });
       expect(res.body.memories_stored).toBe(1);
       await t.app.close();
       const env = loadEnv({

@@ -2,8 +2,8 @@ import { Client } from 'pg';
 
 import { newId, newUser } from '../support/ids';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
-import { errorLines, startService, type ServiceProcess } from './support/service-process';
 import { call, judge, metricValue, sleep, type Answer } from './support/load';
+import { errorLines, startService, type ServiceProcess } from './support/service-process';
 
 /**
  * Defect 2 of issue 10 and the 503 policy, on PostgreSQL with Atrium as a child process:
@@ -33,12 +33,21 @@ describe('PostgreSQL backends terminated under load', () => {
 
   const database = (): string => new URL(db.url as string).pathname.slice(1);
   const terminate = async (): Promise<number> =>
-    (await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'atrium'", [database()])).rowCount ?? 0;
+    (
+      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'atrium'", [
+        database(),
+      ])
+    ).rowCount ?? 0;
 
   it('keeps serving through repeated terminations: every answer is 2xx, 4xx or 503 with Retry-After, and the process lives', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const res = await call(service.url, 'POST', '/v1/memories/ingest/quick', { user_id: user, source_site: 'tests', skip_extraction: true, conversation: `Seed fact number ${i} about bees` });
+      const res = await call(service.url, 'POST', '/v1/memories/ingest/quick', {
+        user_id: user,
+        source_site: 'tests',
+        skip_extraction: true,
+        conversation: `Seed fact number ${i} about bees`,
+      });
       expect(res.status).toBe(200);
       ids.push(...((res.body as { stored_memory_ids: string[] }).stored_memory_ids ?? []));
     }
@@ -49,7 +58,11 @@ describe('PostgreSQL backends terminated under load', () => {
       ['POST', '/v1/memories/search', { user_id: user, query: 'bees' }],
       ['POST', '/v1/memories/search/fast', { user_id: user, query: 'bees' }],
       ['POST', '/v1/memories/search', { user_id: user, workspace_id: ws, agent_id: agent, query: 'bees' }],
-      ['POST', '/v1/memories/ingest/quick', { user_id: user, source_site: 'load', skip_extraction: true, conversation: 'A fact written under fire' }],
+      [
+        'POST',
+        '/v1/memories/ingest/quick',
+        { user_id: user, source_site: 'load', skip_extraction: true, conversation: 'A fact written under fire' },
+      ],
       ['GET', `/v1/memories/list?user_id=${user}`],
       ['GET', `/v1/memories/${ids[0]}?user_id=${user}`],
       ['POST', '/v1/memories/expand', { user_id: user, memory_ids: ids }],
@@ -99,7 +112,12 @@ describe('PostgreSQL backends terminated under load', () => {
     expect(search.status).toBe(503);
     expect(search.body).toEqual({ error: 'Database unavailable' });
     expect(search.retryAfter).toBe('2');
-    const write = await call(service.url, 'POST', '/v1/memories/ingest/quick', { user_id: user, source_site: 'tests', skip_extraction: true, conversation: 'written while down' });
+    const write = await call(service.url, 'POST', '/v1/memories/ingest/quick', {
+      user_id: user,
+      source_site: 'tests',
+      skip_extraction: true,
+      conversation: 'written while down',
+    });
     expect(write.status).toBe(503);
 
     await admin.query(`ALTER DATABASE "${database()}" ALLOW_CONNECTIONS true`);

@@ -31,9 +31,10 @@ describe('fuzzed requests while PostgreSQL backends are terminated', () => {
     const terminator = (async () => {
       while (!stop) {
         await sleep(300);
-        const res = await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'atrium'", [
-          new URL(db.url as string).pathname.slice(1),
-        ]);
+        const res = await admin.query(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'atrium'",
+          [new URL(db.url as string).pathname.slice(1)],
+        );
         killed += res.rowCount ?? 0;
       }
     })();
@@ -52,6 +53,8 @@ describe('fuzzed requests while PostgreSQL backends are terminated', () => {
     expect(await processFaults(service)).toBe(0);
     expect(errorLines(service.logs)).toEqual([]);
     expect(await service.stop()).toEqual({ code: 0, signal: null });
-    process.stdout.write(`fuzz under terminations: ${killed} backends terminated, ${JSON.stringify(Object.fromEntries([...statuses].sort()))}\n`);
+    process.stdout.write(
+      `fuzz under terminations: ${killed} backends terminated, ${JSON.stringify(Object.fromEntries([...statuses].sort()))}\n`,
+    );
   });
 });

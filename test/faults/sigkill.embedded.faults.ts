@@ -66,6 +66,8 @@ describe('SIGKILL of the embedded database mid-burst', () => {
     expect(acknowledged.length).toBeGreaterThanOrEqual(30);
     expect(missing).toEqual([]);
     expect(await service.stop()).toEqual({ code: 0, signal: null });
-    process.stdout.write(`sigkill: 3 kills, ${acknowledged.length} acknowledged writes, 0 missing after restart, ${cut} writes cut by the kill\n`);
+    process.stdout.write(
+      `sigkill: 3 kills, ${acknowledged.length} acknowledged writes, 0 missing after restart, ${cut} writes cut by the kill\n`,
+    );
   });
 });

@@ -28,7 +28,17 @@ function send(agent: Agent, port: number, method: string, path: string, body: un
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve) => {
     const req = request(
-      { agent, host: '127.0.0.1', port, method, path, headers: { 'x-request-id': id, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) } },
+      {
+        agent,
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        headers: {
+          'x-request-id': id,
+          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+        },
+      },
       (res) => {
         res.resume();
         res.on('end', () => {
@@ -97,7 +107,15 @@ describe('SIGTERM under keep-alive load', () => {
       while (!stopLoad) {
         const before = outcomes.length;
         if (i % 3 === 0) await send(agent, service.port, 'GET', `/v1/memories/list?user_id=${user}`, undefined, outcomes);
-        else await send(agent, service.port, 'POST', i % 3 === 1 ? '/v1/memories/search' : '/v1/memories/search/fast', { user_id: user, query: 'bees' }, outcomes);
+        else
+          await send(
+            agent,
+            service.port,
+            'POST',
+            i % 3 === 1 ? '/v1/memories/search' : '/v1/memories/search/fast',
+            { user_id: user, query: 'bees' },
+            outcomes,
+          );
         const last = outcomes[before];
         if (last.error === 'ECONNREFUSED') return;
       }
@@ -112,7 +130,9 @@ describe('SIGTERM under keep-alive load', () => {
     const idle = await Promise.all([0, 1, 2].map(() => warmSocket(service.port)));
     const body = JSON.stringify({ user_id: user, agent_id: newId(), trust_level: 0.4 });
     for (const { socket } of slow) {
-      socket.write(`PUT /v1/agents/trust HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+      socket.write(
+        `PUT /v1/agents/trust HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
 

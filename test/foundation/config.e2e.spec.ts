@@ -35,10 +35,7 @@ describe('PUT /v1/memories/config with CORE_RUNTIME_CONFIG_MUTATION_ENABLED=true
   });
 
   it('rejects startup-only fields with 400 {error, detail, rejected}', async () => {
-    const res = await t
-      .http()
-      .put('/v1/memories/config')
-      .send({ embedding_provider: 'openai', llm_model: 'x', lessons_enabled: false });
+    const res = await t.http().put('/v1/memories/config').send({ embedding_provider: 'openai', llm_model: 'x', lessons_enabled: false });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/startup-only/);
     expect(res.body.detail).toMatch(/cannot change at runtime/);
@@ -69,7 +66,10 @@ describe('PUT /v1/memories/config with CORE_RUNTIME_CONFIG_MUTATION_ENABLED=true
     ['trusted_source_sites', 'a,b', /trusted_source_sites must be an array/],
   ])('rejects %s = %p with 400 and changes nothing', async (field, value, message) => {
     const before = (await t.http().get('/v1/memories/health')).body.config;
-    const res = await t.http().put('/v1/memories/config').send({ [field]: value });
+    const res = await t
+      .http()
+      .put('/v1/memories/config')
+      .send({ [field]: value });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(message);
     const after = (await t.http().get('/v1/memories/health')).body.config;

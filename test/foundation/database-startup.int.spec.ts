@@ -4,13 +4,13 @@ import { join } from 'node:path';
 
 import { DataSource } from 'typeorm';
 
-import { configuredIdentity } from '../../src/embeddings/embedding-identity';
 import { ALL_MIGRATIONS } from '../../migrations';
 import { createApp } from '../../src/bootstrap';
 import { buildDataSourceOptions } from '../../src/database/data-source.options';
 import { startEmbeddedPostgres } from '../../src/database/embedded-postgres';
 import { DatabaseStartupError, ensurePgvector } from '../../src/database/pgvector';
 import { prepareDatabase } from '../../src/database/prepare-database';
+import { configuredIdentity } from '../../src/embeddings/embedding-identity';
 import { loadEnv } from '../../src/env/env.schema';
 import { createTestApp } from '../support/test-app';
 
@@ -23,13 +23,21 @@ describe('startup checks', () => {
     const dataSource = new DataSource(buildDataSourceOptions({ kind: 'embedded', embedded, description: 'x' }, env));
     await dataSource.initialize();
     try {
-      const attempt = prepareDatabase(dataSource, { where: 'db.example:5432/atrium', embeddingDimensions: 384, embeddingIdentity: 'hash/feature-hash-v1/384' });
+      const attempt = prepareDatabase(dataSource, {
+        where: 'db.example:5432/atrium',
+        embeddingDimensions: 384,
+        embeddingIdentity: 'hash/feature-hash-v1/384',
+      });
       await expect(attempt).rejects.toBeInstanceOf(DatabaseStartupError);
-      await expect(attempt).rejects.toThrow(/^pgvector is not installed on the PostgreSQL server at db\.example:5432\/atrium\. Install pgvector >= 0\.8/);
+      await expect(attempt).rejects.toThrow(
+        /^pgvector is not installed on the PostgreSQL server at db\.example:5432\/atrium\. Install pgvector >= 0\.8/,
+      );
       const message = await attempt.catch((e: Error) => e.message);
       expect(message).not.toContain('\n');
       // nothing was migrated
-      const tables = await dataSource.query("SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'atrium_migrations'");
+      const tables = await dataSource.query(
+        "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'atrium_migrations'",
+      );
       expect(tables[0].n).toBe(0);
     } finally {
       await dataSource.destroy();
@@ -61,7 +69,12 @@ describe('embedding dimensions', () => {
   it('stop startup when EMBEDDING_DIMENSIONS does not match the vector columns', async () => {
     const t = await createTestApp();
     try {
-      const attempt = prepareDatabase(t.dataSource, { where: 'test', embeddingDimensions: 256, embeddingIdentity: 'hash/feature-hash-v1/256', migrate: false });
+      const attempt = prepareDatabase(t.dataSource, {
+        where: 'test',
+        embeddingDimensions: 256,
+        embeddingIdentity: 'hash/feature-hash-v1/256',
+        migrate: false,
+      });
       await expect(attempt).rejects.toBeInstanceOf(DatabaseStartupError);
       await expect(attempt).rejects.toThrow(/^EMBEDDING_DIMENSIONS is 256 but (memories|lessons)\.embedding is vector\(384\)/);
     } finally {
@@ -112,7 +125,11 @@ describe('migrations', () => {
       expect(applied.map((r: { name: string }) => r.name)).toEqual(ALL_MIGRATIONS.map((m) => m.name));
       for (let i = 0; i < ALL_MIGRATIONS.length; i++) await ds.undoLastMigration({ transaction: 'each' });
       expect(await ds.query('SELECT name FROM atrium_migrations')).toEqual([]);
-      await prepareDatabase(ds, { where: 'test', embeddingDimensions: t.env.EMBEDDING_DIMENSIONS, embeddingIdentity: configuredIdentity(t.env) });
+      await prepareDatabase(ds, {
+        where: 'test',
+        embeddingDimensions: t.env.EMBEDDING_DIMENSIONS,
+        embeddingIdentity: configuredIdentity(t.env),
+      });
       const again = await ds.query('SELECT name FROM atrium_migrations ORDER BY id');
       expect(again).toHaveLength(ALL_MIGRATIONS.length);
     } finally {

@@ -1,4 +1,9 @@
-import { CannotExecuteNotConnectedError, QueryFailedError, QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
+import {
+  CannotExecuteNotConnectedError,
+  QueryFailedError,
+  QueryRunnerAlreadyReleasedError,
+  QueryRunnerProviderAlreadyReleasedError,
+} from 'typeorm';
 
 import { isDatabaseUnavailable } from '../../src/database/database-errors';
 
@@ -8,7 +13,10 @@ describe('isDatabaseUnavailable', () => {
     ['a transaction whose backend was terminated (TypeORM released the runner before COMMIT)', new QueryRunnerAlreadyReleasedError()],
     ['the next statement of such a transaction', new QueryRunnerProviderAlreadyReleasedError()],
     ['TypeORM not connected', new CannotExecuteNotConnectedError()],
-    ['a terminated backend (SQLSTATE 57P01)', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })],
+    [
+      'a terminated backend (SQLSTATE 57P01)',
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+    ],
     ['a refused connection', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })],
     ['the driver losing its socket', new Error('Connection terminated unexpectedly')],
     ['a driver error wrapped by TypeORM', new QueryFailedError('SELECT 1', [], Object.assign(new Error('x'), { code: '08006' }))],

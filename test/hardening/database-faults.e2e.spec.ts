@@ -20,7 +20,10 @@ describe('database connections killed under the service', () => {
     t = await createTestApp();
     process.on('unhandledRejection', onUnhandled);
     for (const text of ['I keep bees in Lisbon', 'My bees make orange honey', 'I sell honey at the market']) {
-      const res = await t.http().post('/v1/memories/ingest/quick').send({ user_id: user, source_site: 'tests', skip_extraction: true, conversation: text });
+      const res = await t
+        .http()
+        .post('/v1/memories/ingest/quick')
+        .send({ user_id: user, source_site: 'tests', skip_extraction: true, conversation: text });
       expect(res.status).toBe(200);
     }
   });

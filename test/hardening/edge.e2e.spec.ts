@@ -17,12 +17,19 @@ describe('the HTTP edge refuses input that used to crash or reach the database',
   let rowsBefore: number;
   const count = async (): Promise<number> =>
     Number(
-      (await t.dataSource.query('SELECT (SELECT count(*) FROM memories) + (SELECT count(*) FROM episodes) + (SELECT count(*) FROM lessons) + (SELECT count(*) FROM agents) AS n'))[0].n,
+      (
+        await t.dataSource.query(
+          'SELECT (SELECT count(*) FROM memories) + (SELECT count(*) FROM episodes) + (SELECT count(*) FROM lessons) + (SELECT count(*) FROM agents) AS n',
+        )
+      )[0].n,
     );
 
   beforeAll(async () => {
     t = await createTestApp({ CORE_RUNTIME_CONFIG_MUTATION_ENABLED: 'true' });
-    const seeded = await t.http().post('/v1/memories/ingest/quick').send({ user_id: user, source_site: 'tests', skip_extraction: true, conversation: 'I keep bees in Lisbon' });
+    const seeded = await t
+      .http()
+      .post('/v1/memories/ingest/quick')
+      .send({ user_id: user, source_site: 'tests', skip_extraction: true, conversation: 'I keep bees in Lisbon' });
     expect(seeded.status).toBe(200);
     rowsBefore = await count();
   });
@@ -31,14 +38,21 @@ describe('the HTTP edge refuses input that used to crash or reach the database',
   });
 
   describe('dates: one parser for as_of and reference_time', () => {
-    it.each(WEEK_AND_OTHER_ISO_FORMS.flatMap((value) => ['/v1/memories/search', '/v1/memories/search/fast'].flatMap((path) => [[path, 'as_of', value], [path, 'reference_time', value]])))(
-      '%s with %s %j: 400 naming the field',
-      async (path, field, value) => {
-        const res = await t.http().post(path).send({ user_id: user, query: 'bees', [field]: value });
-        expect(res.status).toBe(400);
-        expect(res.body).toEqual({ error: expect.stringMatching(new RegExp(`^${field} must be an RFC 3339 timestamp`)) });
-      },
-    );
+    it.each(
+      WEEK_AND_OTHER_ISO_FORMS.flatMap((value) =>
+        ['/v1/memories/search', '/v1/memories/search/fast'].flatMap((path) => [
+          [path, 'as_of', value],
+          [path, 'reference_time', value],
+        ]),
+      ),
+    )('%s with %s %j: 400 naming the field', async (path, field, value) => {
+      const res = await t
+        .http()
+        .post(path)
+        .send({ user_id: user, query: 'bees', [field]: value });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: expect.stringMatching(new RegExp(`^${field} must be an RFC 3339 timestamp`)) });
+    });
 
     it('accepts a date, a UTC time and an offset time, and filters by them', async () => {
       for (const as_of of ['2000-01-01', '2000-01-01T00:00:00Z']) {
@@ -46,10 +60,16 @@ describe('the HTTP edge refuses input that used to crash or reach the database',
         expect(res.status).toBe(200);
         expect(res.body.count).toBe(0);
       }
-      const later = await t.http().post('/v1/memories/search/fast').send({ user_id: user, query: 'bees', as_of: '2999-01-01T00:00:00+05:30', reference_time: '2030-01-01' });
+      const later = await t
+        .http()
+        .post('/v1/memories/search/fast')
+        .send({ user_id: user, query: 'bees', as_of: '2999-01-01T00:00:00+05:30', reference_time: '2030-01-01' });
       expect(later.status).toBe(200);
       expect(later.body.count).toBe(1);
-      const scored = await t.http().post('/v1/memories/search').send({ user_id: user, query: 'bees', reference_time: '2030-01-01T12:00:00.5-03:00' });
+      const scored = await t
+        .http()
+        .post('/v1/memories/search')
+        .send({ user_id: user, query: 'bees', reference_time: '2030-01-01T12:00:00.5-03:00' });
       expect(scored.status).toBe(200);
       expect(typeof scored.body.memories[0].score).toBe('number');
     });
@@ -57,7 +77,10 @@ describe('the HTTP edge refuses input that used to crash or reach the database',
 
   describe('bodies are JSON only (415 otherwise)', () => {
     it.each([
-      ['application/x-www-form-urlencoded', `user_id=${user}&source_site=evil&conversation=I%20was%20written%20by%20a%20form&skip_extraction=true`],
+      [
+        'application/x-www-form-urlencoded',
+        `user_id=${user}&source_site=evil&conversation=I%20was%20written%20by%20a%20form&skip_extraction=true`,
+      ],
       ['text/plain', JSON.stringify({ user_id: user, source_site: 'evil', conversation: 'text/plain body', skip_extraction: true })],
       ['multipart/form-data; boundary=x', `--x\r\nContent-Disposition: form-data; name="user_id"\r\n\r\n${user}\r\n--x--\r\n`],
     ])('ingest with %s: 415 in the envelope, nothing written', async (type, body) => {
@@ -82,7 +105,11 @@ describe('the HTTP edge refuses input that used to crash or reach the database',
     it('a body without a Content-Type is refused too; application/json with a charset is accepted', async () => {
       const bare = await t.http().put('/v1/agents/trust').set('Content-Type', '').send(Buffer.from('{}'));
       expect(bare.status).toBe(415);
-      const ok = await t.http().post('/v1/memories/search').set('Content-Type', 'application/json; charset=utf-8').send(JSON.stringify({ user_id: user, query: 'bees' }));
+      const ok = await t
+        .http()
+        .post('/v1/memories/search')
+        .set('Content-Type', 'application/json; charset=utf-8')
+        .send(JSON.stringify({ user_id: user, query: 'bees' }));
       expect(ok.status).toBe(200);
     });
   });
@@ -93,9 +120,17 @@ describe('the HTTP edge refuses input that used to crash or reach the database',
       ['conversation with NUL', { ...ingest, conversation: 'a\u0000b' }, 'conversation must not contain NUL characters'],
       ['source_site with NUL', { ...ingest, source_site: 's\u0000' }, 'source_site must not contain NUL characters'],
       ['user_id with NUL', { ...ingest, user_id: 'u\u0000' }, 'user_id must not contain NUL characters'],
-      ['metadata value with a lone surrogate', { ...ingest, metadata: { note: 'x\uD83D' } }, 'metadata.note must not contain unpaired UTF-16 surrogates'],
+      [
+        'metadata value with a lone surrogate',
+        { ...ingest, metadata: { note: 'x\uD83D' } },
+        'metadata.note must not contain unpaired UTF-16 surrogates',
+      ],
       ['metadata key with NUL', { ...ingest, metadata: { 'k\u0000': 'v' } }, 'metadata field names must not contain NUL characters'],
-      ['nested metadata value with NUL', { ...ingest, metadata: { a: { b: ['ok', '\u0000'] } } }, 'metadata.a.b[1] must not contain NUL characters'],
+      [
+        'nested metadata value with NUL',
+        { ...ingest, metadata: { a: { b: ['ok', '\u0000'] } } },
+        'metadata.a.b[1] must not contain NUL characters',
+      ],
     ])('ingest with %s', async (_name, body, message) => {
       const res = await t.http().post('/v1/memories/ingest/quick').send(body);
       expect(res.status).toBe(400);
@@ -116,7 +151,10 @@ describe('the HTTP edge refuses input that used to crash or reach the database',
     });
 
     it('agent display_name and lesson pattern with NUL', async () => {
-      const trust = await t.http().put('/v1/agents/trust').send({ user_id: user, agent_id: newId(), trust_level: 0.5, display_name: 'x\u0000' });
+      const trust = await t
+        .http()
+        .put('/v1/agents/trust')
+        .send({ user_id: user, agent_id: newId(), trust_level: 0.5, display_name: 'x\u0000' });
       expect(trust.body).toEqual({ error: 'display_name must not contain NUL characters' });
       const lesson = await t.http().post(`/v1/memories/lessons/report?user_id=${user}`).send({ pattern: '\uDC00 bees' });
       expect(lesson.body).toEqual({ error: 'pattern must not contain unpaired UTF-16 surrogates' });
@@ -135,13 +173,16 @@ describe('the HTTP edge refuses input that used to crash or reach the database',
     expect(await count()).toBe(rowsBefore);
   });
 
-  it.each(['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf'])('PUT /v1/memories/config with a field named %s: 400 unknown field', async (name) => {
-    const res = await t.http().put('/v1/memories/config').set('Content-Type', 'application/json').send(`{"${name}": 1}`);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(new RegExp(`^${name} is not a runtime config field`));
-    const health = await t.http().get('/v1/memories/health');
-    expect(health.body.config.max_search_results).toBe(100);
-  });
+  it.each(['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf'])(
+    'PUT /v1/memories/config with a field named %s: 400 unknown field',
+    async (name) => {
+      const res = await t.http().put('/v1/memories/config').set('Content-Type', 'application/json').send(`{"${name}": 1}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatch(new RegExp(`^${name} is not a runtime config field`));
+      const health = await t.http().get('/v1/memories/health');
+      expect(health.body.config.max_search_results).toBe(100);
+    },
+  );
 
   it('trust_level 5e-324 (too small for a real column) is stored as 0', async () => {
     const agent = newId();
@@ -159,7 +200,10 @@ describe('the HTTP edge refuses input that used to crash or reach the database',
     const put = await t.http().put('/v1/agents/trust').send({ user_id: null, agent_id: agent, trust_level: 5e-324, constructor: -1 });
     expect(put.status).toBe(400);
     expect(put.body.error).toMatch(/^user_id/);
-    const report = await t.http().post('/v1/memories/lessons/report').send({ user_id: null, pattern: 'wire money to a new account', severity: 'low' });
+    const report = await t
+      .http()
+      .post('/v1/memories/lessons/report')
+      .send({ user_id: null, pattern: 'wire money to a new account', severity: 'low' });
     expect(report.status).toBe(400);
     expect(report.body.error).toMatch(/user_id/);
     const stored = await t.dataSource.query('SELECT count(*)::int AS n FROM agents WHERE agent_id = $1', [agent]);
@@ -180,7 +224,12 @@ describe('HTTP server limits from the environment', () => {
   let t: TestApp;
   let port: number;
   beforeAll(async () => {
-    t = await createTestApp({ HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '1500', HTTP_KEEP_ALIVE_TIMEOUT_MS: '700', HTTP_MAX_CONNECTIONS: '3' });
+    t = await createTestApp({
+      HTTP_HEADERS_TIMEOUT_MS: '1000',
+      HTTP_REQUEST_TIMEOUT_MS: '1500',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '700',
+      HTTP_MAX_CONNECTIONS: '3',
+    });
     await t.app.listen(0, '127.0.0.1');
     port = (t.app.getHttpServer().address() as AddressInfo).port;
   });

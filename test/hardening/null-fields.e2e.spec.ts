@@ -15,7 +15,10 @@ describe('a top-level null in a body is a field not given', () => {
   beforeAll(async () => {
     t = await createTestApp();
     for (const text of ['Bees pollinate the orchard in April', 'The orchard has forty apple trees']) {
-      const res = await t.http().post('/v1/memories/ingest/quick').send({ user_id: user, source_site: 'garden', skip_extraction: true, conversation: text });
+      const res = await t
+        .http()
+        .post('/v1/memories/ingest/quick')
+        .send({ user_id: user, source_site: 'garden', skip_extraction: true, conversation: text });
       expect(res.status).toBe(200);
     }
   });
@@ -28,7 +31,10 @@ describe('a top-level null in a body is a field not given', () => {
     async (field) => {
       for (const route of ['/v1/memories/search', '/v1/memories/search/fast']) {
         const without = await t.http().post(route).send({ user_id: user, query: 'orchard bees' });
-        const withNull = await t.http().post(route).send({ user_id: user, query: 'orchard bees', [field]: null });
+        const withNull = await t
+          .http()
+          .post(route)
+          .send({ user_id: user, query: 'orchard bees', [field]: null });
         expect({ status: withNull.status, ids: withNull.body.citations }).toEqual({ status: 200, ids: without.body.citations });
       }
     },
@@ -49,13 +55,30 @@ describe('a top-level null in a body is a field not given', () => {
     expect(res.status).toBe(200);
     const [id] = res.body.stored_memory_ids as string[];
     const got = await t.http().get(`/v1/memories/${id}`).query({ user_id: user });
-    expect(got.body).toMatchObject({ content: 'Plums ripen in August', source_url: null, namespace: null, metadata: {}, workspace_id: null });
+    expect(got.body).toMatchObject({
+      content: 'Plums ripen in August',
+      source_url: null,
+      namespace: null,
+      metadata: {},
+      workspace_id: null,
+    });
   });
 
   it('workspace writes and reads with a null optional field', async () => {
-    const res = await t.http().post('/v1/memories/ingest/quick').send({ user_id: user, workspace_id: ws, agent_id: agent, source_site: 'garden', skip_extraction: true, conversation: 'Pears need a pollinator', visibility: null });
+    const res = await t.http().post('/v1/memories/ingest/quick').send({
+      user_id: user,
+      workspace_id: ws,
+      agent_id: agent,
+      source_site: 'garden',
+      skip_extraction: true,
+      conversation: 'Pears need a pollinator',
+      visibility: null,
+    });
     expect(res.status).toBe(200);
-    const found = await t.http().post('/v1/memories/search/fast').send({ user_id: user, workspace_id: ws, agent_id: agent, query: 'pears', agent_scope: null });
+    const found = await t
+      .http()
+      .post('/v1/memories/search/fast')
+      .send({ user_id: user, workspace_id: ws, agent_id: agent, query: 'pears', agent_scope: null });
     expect(found.status).toBe(200);
     expect(found.body.count).toBe(1);
   });

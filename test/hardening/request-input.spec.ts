@@ -8,7 +8,9 @@ const nest = (levels: number): unknown => {
 
 describe('findInputProblem (NUL, lone surrogates and depth, before any DTO)', () => {
   it('accepts ordinary input, including paired surrogates (emoji)', () => {
-    expect(findInputProblem({ user_id: 'alice', query: 'café 😀', metadata: { tags: ['a', 'b'], n: 1, ok: true, none: null } })).toBeUndefined();
+    expect(
+      findInputProblem({ user_id: 'alice', query: 'café 😀', metadata: { tags: ['a', 'b'], n: 1, ok: true, none: null } }),
+    ).toBeUndefined();
   });
 
   it.each([

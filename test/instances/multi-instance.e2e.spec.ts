@@ -20,7 +20,10 @@ import { startServiceProcess, type ServiceProcess } from './service-process';
 const CONFIG_PROPAGATION_BOUND_MS = 1000;
 
 /** Atrium processes named `names` on one fresh test database, and how to stop them all. */
-async function startFleet(names: string[], extraEnv: Record<string, string>): Promise<{ instances: ServiceProcess[]; stop(): Promise<void> }> {
+async function startFleet(
+  names: string[],
+  extraEnv: Record<string, string>,
+): Promise<{ instances: ServiceProcess[]; stop(): Promise<void> }> {
   if (!process.env.DATABASE_URL) {
     throw new Error('the multi-instance test needs PostgreSQL: set DATABASE_URL (and DATABASE_DIRECT_URL behind PgBouncer)');
   }
@@ -71,7 +74,11 @@ describe('three Atrium processes on one database', () => {
       expect(got.body.content).toBe('The staging cluster lives in Frankfurt');
       const listed = await instance.http().get('/v1/memories/list').query({ user_id: user }).expect(200);
       expect(listed.body.memories.map((m: { id: string }) => m.id)).toEqual([id]);
-      const found = await instance.http().post('/v1/memories/search/fast').send({ user_id: user, query: 'staging cluster Frankfurt' }).expect(200);
+      const found = await instance
+        .http()
+        .post('/v1/memories/search/fast')
+        .send({ user_id: user, query: 'staging cluster Frankfurt' })
+        .expect(200);
       expect(found.body.memories.map((m: { id: string }) => m.id)).toEqual([id]);
     }
     await at(2).http().delete(`/v1/memories/${id}`).query({ user_id: user }).expect(200);
@@ -88,12 +95,22 @@ describe('three Atrium processes on one database', () => {
     const written = await at(0)
       .http()
       .post('/v1/memories/ingest/quick')
-      .send({ ...owner, source_site: 'planner', conversation: 'The venue contract is with Casa do Rio', skip_extraction: true, visibility: 'restricted' })
+      .send({
+        ...owner,
+        source_site: 'planner',
+        conversation: 'The venue contract is with Casa do Rio',
+        skip_extraction: true,
+        visibility: 'restricted',
+      })
       .expect(200);
     const [id] = written.body.stored_memory_ids as string[];
     await at(1).http().get(`/v1/memories/${id}`).query(grantee).expect(404);
 
-    await at(1).http().post(`/v1/memories/${id}/grants`).send({ ...owner, grantee_agent_id: grantee.agent_id }).expect(201);
+    await at(1)
+      .http()
+      .post(`/v1/memories/${id}/grants`)
+      .send({ ...owner, grantee_agent_id: grantee.agent_id })
+      .expect(201);
     for (const instance of instances) {
       await instance.http().get(`/v1/memories/${id}`).query(grantee).expect(200);
     }
@@ -103,9 +120,17 @@ describe('three Atrium processes on one database', () => {
       await instance.http().get(`/v1/memories/${id}`).query(grantee).expect(404);
       const listed = await instance.http().get('/v1/memories/list').query(grantee).expect(200);
       expect(listed.body.memories).toEqual([]);
-      const found = await instance.http().post('/v1/memories/search').send({ ...grantee, query: 'venue contract Casa do Rio' }).expect(200);
+      const found = await instance
+        .http()
+        .post('/v1/memories/search')
+        .send({ ...grantee, query: 'venue contract Casa do Rio' })
+        .expect(200);
       expect(found.body.memories).toEqual([]);
-      const expanded = await instance.http().post('/v1/memories/expand').send({ ...grantee, memory_ids: [id] }).expect(200);
+      const expanded = await instance
+        .http()
+        .post('/v1/memories/expand')
+        .send({ ...grantee, memory_ids: [id] })
+        .expect(200);
       expect(expanded.body.memories).toEqual([]);
     }
   });
@@ -113,7 +138,11 @@ describe('three Atrium processes on one database', () => {
   it('applies a config change made through one instance on every instance within a second', async () => {
     const user = newUser('config');
     for (const text of ['Alpha deploys on Mondays', 'Alpha deploys need two reviews', 'Alpha deploys freeze in August']) {
-      await at(0).http().post('/v1/memories/ingest/quick').send({ user_id: user, source_site: 'ops', conversation: text, skip_extraction: true }).expect(200);
+      await at(0)
+        .http()
+        .post('/v1/memories/ingest/quick')
+        .send({ user_id: user, source_site: 'ops', conversation: text, skip_extraction: true })
+        .expect(200);
     }
     const changed = await at(1).http().put('/v1/memories/config').send({ max_search_results: 1 }).expect(200);
     const version = changed.body.config.config_version as number;
@@ -127,7 +156,9 @@ describe('three Atrium processes on one database', () => {
             return Date.now() - started;
           }
           if (Date.now() - started > CONFIG_PROPAGATION_BOUND_MS) {
-            throw new Error(`instance ${instance.name} still at config version ${health.body.config.config_version} after ${CONFIG_PROPAGATION_BOUND_MS} ms`);
+            throw new Error(
+              `instance ${instance.name} still at config version ${health.body.config.config_version} after ${CONFIG_PROPAGATION_BOUND_MS} ms`,
+            );
           }
           await new Promise((resolve) => setTimeout(resolve, 10));
         }
@@ -135,7 +166,11 @@ describe('three Atrium processes on one database', () => {
     );
     expect(Math.max(...elapsed)).toBeLessThanOrEqual(CONFIG_PROPAGATION_BOUND_MS);
     for (const instance of instances) {
-      const found = await instance.http().post('/v1/memories/search/fast').send({ user_id: user, query: 'Alpha deploys', limit: 10 }).expect(200);
+      const found = await instance
+        .http()
+        .post('/v1/memories/search/fast')
+        .send({ user_id: user, query: 'Alpha deploys', limit: 10 })
+        .expect(200);
       expect(found.body.count).toBe(1);
     }
   });
@@ -163,12 +198,21 @@ describe('API keys across two Atrium processes (AUTH_MODE=api_key)', () => {
       .send({ role: 'agent', user_id: newUser('keys'), workspace_id: newId(), agent_id: newId() })
       .expect(201);
     const auth = { Authorization: `Bearer ${minted.body.key as string}` };
-    await b.http().post('/v1/memories/ingest/quick').set(auth).send({ source_site: 'ops', conversation: 'The vault rotates its keys monthly', skip_extraction: true }).expect(200);
+    await b
+      .http()
+      .post('/v1/memories/ingest/quick')
+      .set(auth)
+      .send({ source_site: 'ops', conversation: 'The vault rotates its keys monthly', skip_extraction: true })
+      .expect(200);
     for (let i = 0; i < 3; i++) {
       const found = await b.http().post('/v1/memories/search/fast').set(auth).send({ query: 'vault keys' }).expect(200);
       expect(found.body.count).toBe(1);
     }
-    await a.http().delete(`/v1/admin/keys/${minted.body.id as string}`).set(admin).expect(200);
+    await a
+      .http()
+      .delete(`/v1/admin/keys/${minted.body.id as string}`)
+      .set(admin)
+      .expect(200);
     for (const instance of [b, a]) {
       const refused = await instance.http().post('/v1/memories/search/fast').set(auth).send({ query: 'vault keys' });
       expect({ status: refused.status, body: refused.body }).toEqual({ status: 401, body: { error: 'invalid or missing API key' } });

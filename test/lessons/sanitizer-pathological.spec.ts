@@ -17,10 +17,14 @@ describe('sanitizer on pathological input', () => {
     expect(sanitizeInput(TYPICAL_MEMORY)).toMatchObject({ blocked: false, findings: [] });
   });
 
-  it.each(PATHOLOGICAL_INPUTS(corpus))('finishes on 100k characters of %s with a well-formed result', (_name, text) => {
-    const result = sanitizeInput(text);
-    expect(typeof result.blocked).toBe('boolean');
-    expect(result.blocked).toBe(result.findings.some((f) => f.severity === 'block'));
-    for (const finding of result.findings) expect(finding.excerpt.length).toBeLessThanOrEqual(80);
-  }, 20_000);
+  it.each(PATHOLOGICAL_INPUTS(corpus))(
+    'finishes on 100k characters of %s with a well-formed result',
+    (_name, text) => {
+      const result = sanitizeInput(text);
+      expect(typeof result.blocked).toBe('boolean');
+      expect(result.blocked).toBe(result.findings.some((f) => f.severity === 'block'));
+      for (const finding of result.findings) expect(finding.excerpt.length).toBeLessThanOrEqual(80);
+    },
+    20_000,
+  );
 });

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 
 import {
   BLOCK_RATE_FLOOR,
-  FALSE_POSITIVE_CEILING,
   evaluateCorpus,
+  FALSE_POSITIVE_CEILING,
   meetsFloor,
   type PoisoningCorpus,
 } from '../../src/lessons/sanitizer/corpus-evaluation';
@@ -86,7 +86,9 @@ describe('result shape', () => {
       expect(finding.excerpt.length).toBeLessThanOrEqual(80);
       expect(result.normalized).toContain(finding.excerpt);
     }
-    expect(result.findings.find((finding) => finding.ruleId === 'injection:ignore-previous')?.excerpt).toContain('ignore all previous instructions');
+    expect(result.findings.find((finding) => finding.ruleId === 'injection:ignore-previous')?.excerpt).toContain(
+      'ignore all previous instructions',
+    );
   });
 
   it('is pure: the same input gives the same result', () => {

@@ -35,7 +35,7 @@ describe('the write gate on held-out workspace memories', () => {
     expect(blocked.length).toBeLessThanOrEqual(HOLDOUT_BLOCKED_CEILING);
   });
 
-  it('still blocks requests to read, copy or send an agent\'s private notes or keys', () => {
+  it("still blocks requests to read, copy or send an agent's private notes or keys", () => {
     expect(holdout.adversarial.filter((text) => !assessInput(text, model).blocked)).toEqual([]);
   });
 });

@@ -43,13 +43,17 @@ describe('the write gate', () => {
   });
 
   const lessonsOf = async (user: string) =>
-    (await t.dataSource.query('SELECT lesson_type, severity, pattern, metadata, source_memory_ids FROM lessons WHERE user_id = $1 ORDER BY created_at', [user])) as {
+    (await t.dataSource.query(
+      'SELECT lesson_type, severity, pattern, metadata, source_memory_ids FROM lessons WHERE user_id = $1 ORDER BY created_at',
+      [user],
+    )) as {
       lesson_type: string;
       severity: string;
       pattern: string;
       metadata: Record<string, unknown>;
     }[];
-  const memoriesOf = async (user: string) => Number((await t.dataSource.query('SELECT count(*)::int AS n FROM memories WHERE user_id = $1', [user]))[0].n);
+  const memoriesOf = async (user: string) =>
+    Number((await t.dataSource.query('SELECT count(*)::int AS n FROM memories WHERE user_id = $1', [user]))[0].n);
 
   it.each([
     ['/v1/memories/ingest/quick', { skip_extraction: true }],
@@ -59,7 +63,10 @@ describe('the write gate', () => {
     expect(blockCount(SINGLE)).toBeGreaterThanOrEqual(1);
     expect(blockCount(SINGLE)).toBeLessThan(3);
     const user = newUser();
-    const res = await t.http().post(path).send({ user_id: user, source_site: 'forum.example', conversation: SINGLE, ...extra });
+    const res = await t
+      .http()
+      .post(path)
+      .send({ user_id: user, source_site: 'forum.example', conversation: SINGLE, ...extra });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ facts_extracted: 1, memories_stored: 0, memories_skipped: 1, stored_memory_ids: [] });
     expect(await memoriesOf(user)).toBe(0);
@@ -73,7 +80,10 @@ describe('the write gate', () => {
   it('records a critical lesson for a blatant multi-technique injection', async () => {
     expect(blockCount(BLATANT)).toBeGreaterThanOrEqual(3);
     const user = newUser();
-    await t.http().post('/v1/memories/ingest/quick').send({ user_id: user, source_site: 's', skip_extraction: true, conversation: BLATANT });
+    await t
+      .http()
+      .post('/v1/memories/ingest/quick')
+      .send({ user_id: user, source_site: 's', skip_extraction: true, conversation: BLATANT });
     const [lesson] = await lessonsOf(user);
     expect(lesson).toMatchObject({ lesson_type: 'injection_blocked', severity: 'critical' });
     expect(lesson.pattern.length).toBeLessThanOrEqual(200 + 200);
@@ -106,7 +116,10 @@ describe('the write gate', () => {
   it('counts a repeated attack on the same lesson instead of adding rows', async () => {
     const user = newUser();
     for (let i = 0; i < 3; i++) {
-      await t.http().post('/v1/memories/ingest/quick').send({ user_id: user, source_site: 's', skip_extraction: true, conversation: SINGLE });
+      await t
+        .http()
+        .post('/v1/memories/ingest/quick')
+        .send({ user_id: user, source_site: 's', skip_extraction: true, conversation: SINGLE });
     }
     const lessons = await lessonsOf(user);
     expect(lessons).toHaveLength(1);
@@ -120,7 +133,10 @@ describe('the write gate', () => {
     it('GET answers the default 0.5 for an agent with no row; PUT stores and answers the level', async () => {
       const user = newUser();
       const agent = newId();
-      expect((await t.http().get('/v1/agents/trust').query({ user_id: user, agent_id: agent })).body).toEqual({ agent_id: agent, trust_level: 0.5 });
+      expect((await t.http().get('/v1/agents/trust').query({ user_id: user, agent_id: agent })).body).toEqual({
+        agent_id: agent,
+        trust_level: 0.5,
+      });
       const put = await setTrust(user, agent, 0.8);
       expect(put.status).toBe(200);
       expect(put.body).toEqual({ agent_id: agent, trust_level: 0.8, display_name: 'Scraper' });
@@ -136,7 +152,10 @@ describe('the write gate', () => {
       [{ agent_id: newId() }, /^trust_level must be a number between 0 and 1$/],
       [{ agent_id: newId(), trust_level: 0.5, display_name: '' }, /^display_name must be 1 to 200 characters$/],
     ])('PUT rejects %p with 400', async (body, message) => {
-      const res = await t.http().put('/v1/agents/trust').send({ user_id: newUser(), ...body });
+      const res = await t
+        .http()
+        .put('/v1/agents/trust')
+        .send({ user_id: newUser(), ...body });
       expect(res.status).toBe(400);
       expect(res.body.error).toMatch(message);
     });
@@ -145,18 +164,26 @@ describe('the write gate', () => {
       [0.2, 'medium'],
       [0.1, 'medium'],
       [0.05, 'high'],
-    ])("rejects a workspace write by an agent at trust %p and records a %s trust_violation", async (level, severity) => {
+    ])('rejects a workspace write by an agent at trust %p and records a %s trust_violation', async (level, severity) => {
       const user = newUser();
       const ws = newId();
       const agent = newId();
       await setTrust(user, agent, level);
-      const res = await t
-        .http()
-        .post('/v1/memories/ingest/quick')
-        .send({ user_id: user, workspace_id: ws, agent_id: agent, source_site: 's', skip_extraction: true, conversation: 'The quarterly report is due on the 14th' });
+      const res = await t.http().post('/v1/memories/ingest/quick').send({
+        user_id: user,
+        workspace_id: ws,
+        agent_id: agent,
+        source_site: 's',
+        skip_extraction: true,
+        conversation: 'The quarterly report is due on the 14th',
+      });
       expect(res.body).toMatchObject({ memories_stored: 0, memories_skipped: 1 });
       const [lesson] = await lessonsOf(user);
-      expect(lesson).toMatchObject({ lesson_type: 'trust_violation', severity, metadata: { agentTrust: level, sourceTrust: 0.7, trustScore: level, agentId: agent } });
+      expect(lesson).toMatchObject({
+        lesson_type: 'trust_violation',
+        severity,
+        metadata: { agentTrust: level, sourceTrust: 0.7, trustScore: level, agentId: agent },
+      });
     });
 
     it("stores the lower of the source's and the agent's trust, and trusted sources score 1", async () => {
@@ -165,11 +192,19 @@ describe('the write gate', () => {
       const agent = newId();
       await setTrust(user, agent, 0.9);
       const write = async (source: string, text: string) => {
-        const res = await t.http().post('/v1/memories/ingest/quick').send({ user_id: user, workspace_id: ws, agent_id: agent, source_site: source, skip_extraction: true, conversation: text });
-        return (await t.http().get(`/v1/memories/${res.body.stored_memory_ids[0]}`).query({ user_id: user, workspace_id: ws, agent_id: agent })).body.trust_score;
+        const res = await t
+          .http()
+          .post('/v1/memories/ingest/quick')
+          .send({ user_id: user, workspace_id: ws, agent_id: agent, source_site: source, skip_extraction: true, conversation: text });
+        return (
+          await t.http().get(`/v1/memories/${res.body.stored_memory_ids[0]}`).query({ user_id: user, workspace_id: ws, agent_id: agent })
+        ).body.trust_score;
       };
       expect(await write('random.blog', 'The office plants need water on Mondays')).toBeCloseTo(0.7, 5);
-      await t.http().put('/v1/memories/config').send({ trusted_source_sites: ['docs.internal'] });
+      await t
+        .http()
+        .put('/v1/memories/config')
+        .send({ trusted_source_sites: ['docs.internal'] });
       expect(await write('docs.internal', 'The VPN gateway is vpn2.corp for the Berlin office')).toBeCloseTo(0.9, 5);
       await t.http().put('/v1/memories/config').send({ trusted_source_sites: [] });
     });
@@ -179,7 +214,10 @@ describe('the write gate', () => {
     const user = newUser();
     await t.http().put('/v1/memories/config').send({ trust_scoring_enabled: false });
     try {
-      const res = await t.http().post('/v1/memories/ingest/quick').send({ user_id: user, source_site: 's', skip_extraction: true, conversation: SINGLE });
+      const res = await t
+        .http()
+        .post('/v1/memories/ingest/quick')
+        .send({ user_id: user, source_site: 's', skip_extraction: true, conversation: SINGLE });
       expect(res.body.memories_stored).toBe(1);
       expect(await lessonsOf(user)).toEqual([]);
     } finally {
@@ -191,7 +229,10 @@ describe('the write gate', () => {
     const user = newUser();
     await t.http().put('/v1/memories/config').send({ trust_score_min_threshold: 0.8 });
     try {
-      const res = await t.http().post('/v1/memories/ingest/quick').send({ user_id: user, source_site: 'unlisted', skip_extraction: true, conversation: 'My gym locker code is 1234' });
+      const res = await t
+        .http()
+        .post('/v1/memories/ingest/quick')
+        .send({ user_id: user, source_site: 'unlisted', skip_extraction: true, conversation: 'My gym locker code is 1234' });
       expect(res.body.memories_skipped).toBe(1);
       expect((await lessonsOf(user))[0]).toMatchObject({ lesson_type: 'trust_violation', severity: 'medium' });
     } finally {

@@ -1,6 +1,6 @@
+import { MemoryAccessCounts1763700150000 } from '../../migrations/1763700150000-memory-access-counts';
 import type { MemoryScope } from '../../src/common/scope/memory-scope';
 import { AccessTracker } from '../../src/memories/access-tracker';
-import { MemoryAccessCounts1763700150000 } from '../../migrations/1763700150000-memory-access-counts';
 import { newId, newUser } from '../support/ids';
 import { createTestApp, type TestApp } from '../support/test-app';
 
@@ -26,7 +26,10 @@ describe('memory access counts', () => {
   });
 
   const store = async (body: Record<string, unknown>): Promise<string> => {
-    const res = await t.http().post('/v1/memories/ingest/quick').send({ source_site: 'tests', skip_extraction: true, ...body });
+    const res = await t
+      .http()
+      .post('/v1/memories/ingest/quick')
+      .send({ source_site: 'tests', skip_extraction: true, ...body });
     expect(res.status).toBe(200);
     return res.body.stored_memory_ids[0] as string;
   };
@@ -61,12 +64,21 @@ describe('memory access counts', () => {
     await get(id, ownerScope);
     await get(id, strangerScope);
     await flush();
-    const patched = await t.http().patch(`/v1/memories/${id}`).send({ ...ownerScope, visibility: 'agent_only' });
+    const patched = await t
+      .http()
+      .patch(`/v1/memories/${id}`)
+      .send({ ...ownerScope, visibility: 'agent_only' });
     expect(patched.status).toBe(200);
     expect(patched.body.access_count).toBe(2);
     // list first: it records no access, while expand records one after it answers
-    const listed = await t.http().get('/v1/memories/list').query({ ...ownerScope, limit: 100 });
-    const expanded = await t.http().post('/v1/memories/expand').send({ ...ownerScope, memory_ids: [id] });
+    const listed = await t
+      .http()
+      .get('/v1/memories/list')
+      .query({ ...ownerScope, limit: 100 });
+    const expanded = await t
+      .http()
+      .post('/v1/memories/expand')
+      .send({ ...ownerScope, memory_ids: [id] });
     expect(expanded.body.memories[0].access_count).toBe(2);
     expect(listed.body.memories.find((m: { id: string }) => m.id === id).access_count).toBe(2);
   });
@@ -105,12 +117,24 @@ describe('memory access counts', () => {
     await flush();
     // the stranger's reads find nothing, and its recorded accesses (even forced) count nothing
     expect((await get(id, strangerScope)).status).toBe(404);
-    const expanded = await t.http().post('/v1/memories/expand').send({ ...strangerScope, memory_ids: [id] });
+    const expanded = await t
+      .http()
+      .post('/v1/memories/expand')
+      .send({ ...strangerScope, memory_ids: [id] });
     expect(expanded.body).toEqual({ memories: [] });
-    const listed = await t.http().get('/v1/memories/list').query({ ...strangerScope, limit: 100 });
+    const listed = await t
+      .http()
+      .get('/v1/memories/list')
+      .query({ ...strangerScope, limit: 100 });
     expect(listed.body.memories.map((m: { id: string }) => m.id)).not.toContain(id);
     const tracker = t.app.get(AccessTracker);
-    const strangerMemoryScope: MemoryScope = { kind: 'workspace', userId: user, workspaceId: ws, agentId: stranger, agentScope: { kind: 'all' } };
+    const strangerMemoryScope: MemoryScope = {
+      kind: 'workspace',
+      userId: user,
+      workspaceId: ws,
+      agentId: stranger,
+      agentScope: { kind: 'all' },
+    };
     tracker.record(strangerMemoryScope, [id]);
     tracker.record({ kind: 'user', userId: user }, [id]);
     tracker.record({ kind: 'user', userId: newUser('other') }, [id]);
@@ -118,7 +142,10 @@ describe('memory access counts', () => {
     expect(await countRows(id)).toEqual([{ user_id: user, access_count: 1 }]);
 
     // a grant opens the memory, counts included; the revocation closes both again
-    await t.http().post(`/v1/memories/${id}/grants`).send({ ...ownerScope, grantee_agent_id: stranger });
+    await t
+      .http()
+      .post(`/v1/memories/${id}/grants`)
+      .send({ ...ownerScope, grantee_agent_id: stranger });
     const granted = await get(id, strangerScope);
     expect(granted.status).toBe(200);
     expect(granted.body.access_count).toBe(1);

@@ -1,5 +1,5 @@
-import { MemoryAccess } from '../../src/database/access/memory-access';
 import { parseMemoryScope } from '../../src/common/scope/parse-memory-scope';
+import { MemoryAccess } from '../../src/database/access/memory-access';
 import { DEFAULT_VECTOR_SEARCH_TUNING, VectorSearch } from '../../src/memories/vector-search';
 import { newUser } from '../support/ids';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -16,7 +16,10 @@ describe('BM25 population statistics of large scopes', () => {
   const zero = (): number[] => new Array(t.env.EMBEDDING_DIMENSIONS).fill(0.05);
 
   const ingest = async (text: string): Promise<void> => {
-    const res = await t.http().post('/v1/memories/ingest/quick').send({ ...scope, source_site: 'test', conversation: text, skip_extraction: true });
+    const res = await t
+      .http()
+      .post('/v1/memories/ingest/quick')
+      .send({ ...scope, source_site: 'test', conversation: text, skip_extraction: true });
     expect(res.body.memories_stored).toBe(1);
   };
   const scores = async (search: VectorSearch): Promise<[string, number | undefined][]> =>

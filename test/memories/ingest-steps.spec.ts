@@ -2,7 +2,10 @@ import { contradicts, emptyTally, isDuplicate, relevantCandidates, type IngestDe
 import type { MemoryEntity } from '../../src/memories/memory.entity';
 import type { ScoredRow } from '../../src/memories/vector-search';
 
-const row = (id: string, distance: number, content = `content of ${id}`): ScoredRow => ({ memory: { id, content } as MemoryEntity, distance });
+const row = (id: string, distance: number, content = `content of ${id}`): ScoredRow => ({
+  memory: { id, content } as MemoryEntity,
+  distance,
+});
 
 describe('ingest steps', () => {
   describe('isDuplicate', () => {
@@ -12,7 +15,17 @@ describe('ingest steps', () => {
     });
 
     it('is a duplicate of a fact accepted earlier in the same call', () => {
-      expect(isDuplicate(undefined, [[0, 1], [1, 0.01]], [1, 0], 0.95)).toBe(true);
+      expect(
+        isDuplicate(
+          undefined,
+          [
+            [0, 1],
+            [1, 0.01],
+          ],
+          [1, 0],
+          0.95,
+        ),
+      ).toBe(true);
       expect(isDuplicate(undefined, [[0, 1]], [1, 0], 0.95)).toBe(false);
     });
 

@@ -9,8 +9,8 @@ import { isVisible, type ModelCaller, type ModelRow } from '../support/model-vis
 import {
   MARKER_NAMES,
   MARKERS,
-  SHARED_WORD,
   seedIsolation,
+  SHARED_WORD,
   type AgentName,
   type IsolationWorld,
   type MarkerName,
@@ -191,7 +191,10 @@ describe('memory isolation between users, workspaces and agents', () => {
       const seen: string[] = [];
       for (const name of MARKER_NAMES) {
         // agent_scope lists go as a repeated query parameter here (supertest repeats arrays)
-        const res = await t.http().get(`/v1/memories/${world.ids[name]}`).query(scopeFields(c.caller, c.agentScope, 'array'));
+        const res = await t
+          .http()
+          .get(`/v1/memories/${world.ids[name]}`)
+          .query(scopeFields(c.caller, c.agentScope, 'array'));
         if (res.status === 200) {
           expect(res.body.id).toBe(world.ids[name]);
           seen.push(res.body.id);
@@ -248,7 +251,9 @@ describe('memory isolation between users, workspaces and agents', () => {
 
     it('cover every caller with every agent_scope', () => {
       const callerNames = Object.keys(CALLERS) as CallerName[];
-      const expectedKeys = callerNames.flatMap((c) => (CALLERS[c] as CallerSpec).workspace ? AGENT_SCOPES.map((s) => `${c}|${s}`) : [`${c}|null`]);
+      const expectedKeys = callerNames.flatMap((c) =>
+        (CALLERS[c] as CallerSpec).workspace ? AGENT_SCOPES.map((s) => `${c}|${s}`) : [`${c}|null`],
+      );
       expect(CASES.map((c) => `${c.caller}|${c.agentScope}`).sort()).toEqual(expectedKeys.sort());
     });
 
@@ -257,7 +262,9 @@ describe('memory isolation between users, workspaces and agents', () => {
         'SELECT id, deleted_at, expired_at FROM memories WHERE id = ANY($1)',
         [[world.ids['A.user.deleted'], world.ids['W1.X.deleted'], world.ids['W1.Y.expired']]],
       );
-      const byName = Object.fromEntries(rows.map((r) => [world.nameOf(r.id), { deleted: r.deleted_at !== null, expired: r.expired_at !== null }]));
+      const byName = Object.fromEntries(
+        rows.map((r) => [world.nameOf(r.id), { deleted: r.deleted_at !== null, expired: r.expired_at !== null }]),
+      );
       expect(byName).toEqual({
         'A.user.deleted': { deleted: true, expired: false },
         'W1.X.deleted': { deleted: true, expired: false },
@@ -318,17 +325,20 @@ describe('memory isolation between users, workspaces and agents', () => {
       expect(await t.app.get(VectorSearch).exactNearest(scope, toVectorLiteral(vector), 10, {}, 'read', 2)).toBeNull();
     });
 
-    it.each(CASES.filter((c) => c.expected.length >= 2))('with every scope "large", search still returns min(k, visible) visible rows: $title', async (c) => {
-      // exact limit 0: every scope counts as large, so the HNSW plan runs first and the exact
-      // plan answers only when the index returned fewer than k rows
-      const repo = VectorSearch.withTuning(t.app.get(MemoryAccess), { exactScopeLimit: 0, efSearch: 40 });
-      const { scope, vector } = await inputs(c);
-      for (const k of [1, c.expected.length - 1, c.expected.length, 100]) {
-        const got = names((await repo.nearestVisible(scope, vector, k)).map((r) => r.memory.id));
-        expect(got).toHaveLength(Math.min(k, c.expected.length));
-        expect(c.expected).toEqual(expect.arrayContaining(got));
-      }
-    });
+    it.each(CASES.filter((c) => c.expected.length >= 2))(
+      'with every scope "large", search still returns min(k, visible) visible rows: $title',
+      async (c) => {
+        // exact limit 0: every scope counts as large, so the HNSW plan runs first and the exact
+        // plan answers only when the index returned fewer than k rows
+        const repo = VectorSearch.withTuning(t.app.get(MemoryAccess), { exactScopeLimit: 0, efSearch: 40 });
+        const { scope, vector } = await inputs(c);
+        for (const k of [1, c.expected.length - 1, c.expected.length, 100]) {
+          const got = names((await repo.nearestVisible(scope, vector, k)).map((r) => r.memory.id));
+          expect(got).toHaveLength(Math.min(k, c.expected.length));
+          expect(c.expected).toEqual(expect.arrayContaining(got));
+        }
+      },
+    );
   });
 
   describe('ingest de-duplication', () => {
@@ -344,21 +354,54 @@ describe('memory isolation between users, workspaces and agents', () => {
     type Body = Record<string, unknown>;
 
     const ingest = async (body: Body, conversation: string) => {
-      const res = await t.http().post('/v1/memories/ingest/quick').send({ ...body, source_site: 'isolation-tests', skip_extraction: true, conversation });
+      const res = await t
+        .http()
+        .post('/v1/memories/ingest/quick')
+        .send({ ...body, source_site: 'isolation-tests', skip_extraction: true, conversation });
       expect(res.status).toBe(200);
       return res.body as { memories_stored: number; memories_skipped: number; stored_memory_ids: string[] };
     };
 
     const cases: { title: string; original: Body; writer: Body; outcome: 'stored' | 'skipped' }[] = [
-      { title: "agent Y repeating X's agent_only memory (hidden from Y)", original: { ...asX, visibility: 'agent_only' }, writer: asY, outcome: 'stored' },
-      { title: "agent Y repeating X's restricted memory without a grant", original: { ...asX, visibility: 'restricted' }, writer: asY, outcome: 'stored' },
-      { title: "agent X of another workspace repeating X's memory", original: asX, writer: { ...asX, workspace_id: otherWs }, outcome: 'stored' },
-      { title: "another user's X (same workspace and agent ids) repeating X's memory", original: asX, writer: { ...asX, user_id: otherUser }, outcome: 'stored' },
+      {
+        title: "agent Y repeating X's agent_only memory (hidden from Y)",
+        original: { ...asX, visibility: 'agent_only' },
+        writer: asY,
+        outcome: 'stored',
+      },
+      {
+        title: "agent Y repeating X's restricted memory without a grant",
+        original: { ...asX, visibility: 'restricted' },
+        writer: asY,
+        outcome: 'stored',
+      },
+      {
+        title: "agent X of another workspace repeating X's memory",
+        original: asX,
+        writer: { ...asX, workspace_id: otherWs },
+        outcome: 'stored',
+      },
+      {
+        title: "another user's X (same workspace and agent ids) repeating X's memory",
+        original: asX,
+        writer: { ...asX, user_id: otherUser },
+        outcome: 'stored',
+      },
       { title: "user B repeating user A's memory", original: { user_id: owner }, writer: { user_id: otherUser }, outcome: 'stored' },
       { title: 'user scope repeating a workspace memory of the same user', original: asX, writer: { user_id: owner }, outcome: 'stored' },
-      { title: 'a workspace agent repeating a user-scope memory of the same user', original: { user_id: owner }, writer: asX, outcome: 'stored' },
+      {
+        title: 'a workspace agent repeating a user-scope memory of the same user',
+        original: { user_id: owner },
+        writer: asX,
+        outcome: 'stored',
+      },
       { title: "agent Y repeating X's workspace memory (visible to Y)", original: asX, writer: asY, outcome: 'skipped' },
-      { title: 'agent X repeating its own agent_only memory', original: { ...asX, visibility: 'agent_only' }, writer: asX, outcome: 'skipped' },
+      {
+        title: 'agent X repeating its own agent_only memory',
+        original: { ...asX, visibility: 'agent_only' },
+        writer: asX,
+        outcome: 'skipped',
+      },
       { title: 'user A repeating its own memory', original: { user_id: owner }, writer: { user_id: owner }, outcome: 'skipped' },
     ];
 
@@ -371,7 +414,9 @@ describe('memory isolation between users, workspaces and agents', () => {
         outcome === 'stored' ? { stored: 1, skipped: 0 } : { stored: 0, skipped: 1 },
       );
       // the original is never rewritten by someone else's write
-      const [row] = await t.dataSource.query('SELECT content, deleted_at, expired_at FROM memories WHERE id = $1', [first.stored_memory_ids[0]]);
+      const [row] = await t.dataSource.query('SELECT content, deleted_at, expired_at FROM memories WHERE id = $1', [
+        first.stored_memory_ids[0],
+      ]);
       expect(row).toEqual({ content: conversation, deleted_at: null, expired_at: null });
     });
   });
@@ -395,7 +440,10 @@ describe('memory isolation between users, workspaces and agents', () => {
     };
 
     const store = async (body: Record<string, unknown>, conversation: string): Promise<string> => {
-      const res = await t.http().post('/v1/memories/ingest/quick').send({ ...body, source_site: 'isolation-tests', skip_extraction: true, conversation });
+      const res = await t
+        .http()
+        .post('/v1/memories/ingest/quick')
+        .send({ ...body, source_site: 'isolation-tests', skip_extraction: true, conversation });
       expect(res.status).toBe(200);
       expect(res.body.stored_memory_ids).toHaveLength(1);
       return res.body.stored_memory_ids[0];
@@ -425,8 +473,22 @@ describe('memory isolation between users, workspaces and agents', () => {
     });
 
     it('answers 404 to agent X of another workspace and to another user reusing the same workspace and agent ids', async () => {
-      expect((await t.http().delete(`/v1/memories/${rows.xShared}`).query({ ...asX, workspace_id: otherWs })).status).toBe(404);
-      expect((await t.http().delete(`/v1/memories/${rows.xShared}`).query({ ...asX, user_id: intruder })).status).toBe(404);
+      expect(
+        (
+          await t
+            .http()
+            .delete(`/v1/memories/${rows.xShared}`)
+            .query({ ...asX, workspace_id: otherWs })
+        ).status,
+      ).toBe(404);
+      expect(
+        (
+          await t
+            .http()
+            .delete(`/v1/memories/${rows.xShared}`)
+            .query({ ...asX, user_id: intruder })
+        ).status,
+      ).toBe(404);
       expect(await deletedAt(rows.xShared)).toBeNull();
     });
 

@@ -32,7 +32,8 @@ describe('lexical ranking under visibility', () => {
   };
   const readerScope = () => parseMemoryScope({ user_id: user, workspace_id: workspace, agent_id: reader });
   const search = async (query: string) =>
-    (await t.http().post('/v1/memories/search').send({ user_id: user, workspace_id: workspace, agent_id: reader, query, limit: 100 })).body as {
+    (await t.http().post('/v1/memories/search').send({ user_id: user, workspace_id: workspace, agent_id: reader, query, limit: 100 }))
+      .body as {
       memories: { id: string; score: number }[];
     };
   const lexicalScores = async (words: string[]) => {

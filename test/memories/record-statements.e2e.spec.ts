@@ -22,7 +22,10 @@ describe('record reads as shaped statements', () => {
   });
 
   const store = async (body: Record<string, unknown>): Promise<string> => {
-    const res = await t.http().post('/v1/memories/ingest/quick').send({ source_site: 'tests', skip_extraction: true, ...body });
+    const res = await t
+      .http()
+      .post('/v1/memories/ingest/quick')
+      .send({ source_site: 'tests', skip_extraction: true, ...body });
     expect(res.status).toBe(200);
     return res.body.stored_memory_ids[0] as string;
   };
@@ -55,10 +58,26 @@ describe('record reads as shaped statements', () => {
         for (let i = 0; i < 2; i++) expect((await t.http().get(`/v1/memories/${memoryIds[i]}`).query(scopes[i])).status).toBe(200);
       });
       const lists = await recordTexts(async () => {
-        for (let i = 0; i < 2; i++) expect((await t.http().get('/v1/memories/list').query({ ...scopes[i], limit: 5 + i, offset: i })).status).toBe(200);
+        for (let i = 0; i < 2; i++)
+          expect(
+            (
+              await t
+                .http()
+                .get('/v1/memories/list')
+                .query({ ...scopes[i], limit: 5 + i, offset: i })
+            ).status,
+          ).toBe(200);
       });
       const expands = await recordTexts(async () => {
-        for (let i = 0; i < 2; i++) expect((await t.http().post('/v1/memories/expand').send({ ...scopes[i], memory_ids: [memoryIds[i], newId()] })).status).toBe(200);
+        for (let i = 0; i < 2; i++)
+          expect(
+            (
+              await t
+                .http()
+                .post('/v1/memories/expand')
+                .send({ ...scopes[i], memory_ids: [memoryIds[i], newId()] })
+            ).status,
+          ).toBe(200);
       });
       return { gets, lists, expands };
     };
@@ -85,7 +104,8 @@ describe('record reads as shaped statements', () => {
       const repository = new MemoriesRepository(new MemoryAccess(t.dataSource, undefined, { statementPool: pool }));
       const users = [newUser('prepared'), newUser('prepared'), newUser('prepared')];
       const ids = await Promise.all(users.map((user_id) => store({ user_id, conversation: 'a memory to get by id' })));
-      for (let i = 0; i < 3; i++) expect((await repository.findVisibleById({ kind: 'user', userId: users[i] }, ids[i]))?.memory.id).toBe(ids[i]);
+      for (let i = 0; i < 3; i++)
+        expect((await repository.findVisibleById({ kind: 'user', userId: users[i] }, ids[i]))?.memory.id).toBe(ids[i]);
 
       const prepared = await pool.query<{ name: string; generic_plans: string; custom_plans: string }>(
         "SELECT name, generic_plans, custom_plans FROM pg_prepared_statements WHERE name LIKE 'atrium_%'",
@@ -98,7 +118,9 @@ describe('record reads as shaped statements', () => {
       try {
         // $1 user, $2 id: the order renderShape recorded
         const args = [users[0], ids[0]].map((v) => client.escapeLiteral(v)).join(', ');
-        const plan = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) EXECUTE ${prepared.rows[0].name}(${args})`);
+        const plan = await client.query<{ 'QUERY PLAN': string }>(
+          `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) EXECUTE ${prepared.rows[0].name}(${args})`,
+        );
         const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
         expect(text).toMatch(/Subplans Removed: 15/);
         // (which indexes read the partition and the counts depends on their size, a few rows

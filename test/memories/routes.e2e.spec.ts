@@ -1,18 +1,53 @@
+import { AccessTracker } from '../../src/memories/access-tracker';
+import { IngestService } from '../../src/memories/ingest.service';
 import { MemoriesService } from '../../src/memories/memories.service';
 import { SearchService } from '../../src/memories/search.service';
-import { IngestService } from '../../src/memories/ingest.service';
-import { AccessTracker } from '../../src/memories/access-tracker';
 import { newId, newUser } from '../support/ids';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 const RECORD_FIELDS = [
-  'access_count', 'agent_id', 'content', 'created_at', 'episode_id', 'id', 'importance', 'last_accessed_at', 'memory_type',
-  'metadata', 'namespace', 'source_site', 'source_url', 'status', 'trust_score', 'updated_at', 'user_id', 'visibility',
+  'access_count',
+  'agent_id',
+  'content',
+  'created_at',
+  'episode_id',
+  'id',
+  'importance',
+  'last_accessed_at',
+  'memory_type',
+  'metadata',
+  'namespace',
+  'source_site',
+  'source_url',
+  'status',
+  'trust_score',
+  'updated_at',
+  'user_id',
+  'visibility',
   'workspace_id',
 ].sort();
-const HIT_FIELDS = ['agent_id', 'content', 'created_at', 'id', 'importance', 'metadata', 'score', 'similarity', 'source_site', 'visibility', 'workspace_id'].sort();
+const HIT_FIELDS = [
+  'agent_id',
+  'content',
+  'created_at',
+  'id',
+  'importance',
+  'metadata',
+  'score',
+  'similarity',
+  'source_site',
+  'visibility',
+  'workspace_id',
+].sort();
 const INGEST_FIELDS = [
-  'episode_id', 'facts_extracted', 'memories_deleted', 'memories_skipped', 'memories_stored', 'memories_updated', 'stored_memory_ids', 'updated_memory_ids',
+  'episode_id',
+  'facts_extracted',
+  'memories_deleted',
+  'memories_skipped',
+  'memories_stored',
+  'memories_updated',
+  'stored_memory_ids',
+  'updated_memory_ids',
 ].sort();
 
 describe('memory routes', () => {
@@ -32,7 +67,10 @@ describe('memory routes', () => {
   });
 
   const store = async (body: Record<string, unknown>): Promise<string> => {
-    const res = await t.http().post('/v1/memories/ingest/quick').send({ source_site: 'tests', skip_extraction: true, ...body });
+    const res = await t
+      .http()
+      .post('/v1/memories/ingest/quick')
+      .send({ source_site: 'tests', skip_extraction: true, ...body });
     expect(res.status).toBe(200);
     expect(res.body.stored_memory_ids).toHaveLength(1);
     return res.body.stored_memory_ids[0];
@@ -41,14 +79,12 @@ describe('memory routes', () => {
 
   describe('POST /v1/memories/ingest/quick', () => {
     it('extracts facts from a conversation and answers with the CONTRACT shape', async () => {
-      const res = await t
-        .http()
-        .post('/v1/memories/ingest/quick')
-        .send({
-          user_id: user,
-          source_site: 'chat.example',
-          conversation: 'user: Hi there!\nuser: I live in Lisbon and I work as a marine biologist.\nassistant: Nice! What do you study?\nuser: My favourite food is grilled sardines.\nuser: What time is it?',
-        });
+      const res = await t.http().post('/v1/memories/ingest/quick').send({
+        user_id: user,
+        source_site: 'chat.example',
+        conversation:
+          'user: Hi there!\nuser: I live in Lisbon and I work as a marine biologist.\nassistant: Nice! What do you study?\nuser: My favourite food is grilled sardines.\nuser: What time is it?',
+      });
       expect(res.status).toBe(200);
       expect(Object.keys(res.body).sort()).toEqual(INGEST_FIELDS);
       expect(res.body.facts_extracted).toBe(2);
@@ -71,7 +107,10 @@ describe('memory routes', () => {
     it('skips a duplicate of a memory the writer can see', async () => {
       const conversation = `Unique fact ${newId()}: the staging database is on port 6543`;
       await store({ user_id: user, conversation });
-      const again = await t.http().post('/v1/memories/ingest/quick').send({ user_id: user, source_site: 'tests', skip_extraction: true, conversation });
+      const again = await t
+        .http()
+        .post('/v1/memories/ingest/quick')
+        .send({ user_id: user, source_site: 'tests', skip_extraction: true, conversation });
       expect(again.body).toMatchObject({ memories_stored: 0, memories_skipped: 1, stored_memory_ids: [] });
     });
 
@@ -83,7 +122,13 @@ describe('memory routes', () => {
     });
 
     it('accepts and ignores a well-formed agent_scope on a write (the writer owns what it writes)', async () => {
-      const id = await store({ user_id: user, workspace_id: ws, agent_id: agentX, agent_scope: agentY, conversation: 'Scope on a write: the demo is on Thursday' });
+      const id = await store({
+        user_id: user,
+        workspace_id: ws,
+        agent_id: agentX,
+        agent_scope: agentY,
+        conversation: 'Scope on a write: the demo is on Thursday',
+      });
       const got = await t.http().get(`/v1/memories/${id}`).query({ user_id: user, workspace_id: ws, agent_id: agentX });
       expect(got.body).toMatchObject({ agent_id: agentX, visibility: 'workspace' });
     });
@@ -102,7 +147,12 @@ describe('memory routes', () => {
 
   describe('GET /v1/memories/:id', () => {
     it('returns the full memory record and never the embedding', async () => {
-      const id = await store({ user_id: user, conversation: 'Record shape check: my bike is a blue Brompton', metadata: { topic: 'bikes' }, namespace: 'personal' });
+      const id = await store({
+        user_id: user,
+        conversation: 'Record shape check: my bike is a blue Brompton',
+        metadata: { topic: 'bikes' },
+        namespace: 'personal',
+      });
       const res = await t.http().get(`/v1/memories/${id}`).query({ user_id: user });
       expect(res.status).toBe(200);
       expect(Object.keys(res.body).sort()).toEqual(RECORD_FIELDS);
@@ -149,7 +199,12 @@ describe('memory routes', () => {
       // 12 reads of a alone, 12 of a and b together (expand), 6 searches that return both; all at once
       const reads = [
         ...Array.from({ length: 12 }, () => t.http().get(`/v1/memories/${a}`).query({ user_id: counted })),
-        ...Array.from({ length: 12 }, () => t.http().post('/v1/memories/expand').send({ user_id: counted, memory_ids: [a, b] })),
+        ...Array.from({ length: 12 }, () =>
+          t
+            .http()
+            .post('/v1/memories/expand')
+            .send({ user_id: counted, memory_ids: [a, b] }),
+        ),
         ...Array.from({ length: 6 }, () => t.http().post('/v1/memories/search/fast').send({ user_id: counted, query: 'boiler', limit: 5 })),
       ];
       const answers = await Promise.all(reads);
@@ -199,7 +254,10 @@ describe('memory routes', () => {
     });
 
     it('search answers with the CONTRACT shape and ranks the matching memory first', async () => {
-      const res = await t.http().post('/v1/memories/search').send({ user_id: searchUser, query: 'which seats do I prefer on flights', limit: 2 });
+      const res = await t
+        .http()
+        .post('/v1/memories/search')
+        .send({ user_id: searchUser, query: 'which seats do I prefer on flights', limit: 2 });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ retrieval_mode: 'flat', scope: { kind: 'user', user_id: searchUser }, count: 2 });
       expect(res.body.memories).toHaveLength(2);
@@ -232,7 +290,10 @@ describe('memory routes', () => {
     it('returns visible memories in the order asked and leaves out unknown ids', async () => {
       const a = await store({ user_id: user, conversation: 'Expand A: my sister lives in Porto' });
       const b = await store({ user_id: user, conversation: 'Expand B: my brother lives in Faro' });
-      const res = await t.http().post('/v1/memories/expand').send({ user_id: user, memory_ids: [b, newId(), a.toUpperCase()] });
+      const res = await t
+        .http()
+        .post('/v1/memories/expand')
+        .send({ user_id: user, memory_ids: [b, newId(), a.toUpperCase()] });
       expect(res.status).toBe(200);
       expect(res.body.memories.map((m: { id: string }) => m.id)).toEqual([b, a]);
     });
@@ -258,26 +319,47 @@ describe('memory routes', () => {
   describe('PATCH /v1/memories/:id and grants', () => {
     it('lets the owner change visibility, answers 403 to a viewer and 404 to an agent that cannot see it', async () => {
       const id = await store({ user_id: user, workspace_id: ws, agent_id: agentX, conversation: 'Owner test: the budget is 40k' });
-      const byY = await t.http().patch(`/v1/memories/${id}`).send({ user_id: user, workspace_id: ws, agent_id: agentY, visibility: 'agent_only' });
+      const byY = await t
+        .http()
+        .patch(`/v1/memories/${id}`)
+        .send({ user_id: user, workspace_id: ws, agent_id: agentY, visibility: 'agent_only' });
       expect(byY.status).toBe(403);
-      const byX = await t.http().patch(`/v1/memories/${id}`).send({ user_id: user, workspace_id: ws, agent_id: agentX, visibility: 'agent_only' });
+      const byX = await t
+        .http()
+        .patch(`/v1/memories/${id}`)
+        .send({ user_id: user, workspace_id: ws, agent_id: agentX, visibility: 'agent_only' });
       expect(byX.status).toBe(200);
       expect(byX.body).toMatchObject({ id, visibility: 'agent_only' });
-      const nowHidden = await t.http().patch(`/v1/memories/${id}`).send({ user_id: user, workspace_id: ws, agent_id: agentY, visibility: 'workspace' });
+      const nowHidden = await t
+        .http()
+        .patch(`/v1/memories/${id}`)
+        .send({ user_id: user, workspace_id: ws, agent_id: agentY, visibility: 'workspace' });
       expect(nowHidden.status).toBe(404);
     });
 
     it('creates (201), repeats (200), lists and revokes a grant; the grant applies at once', async () => {
-      const id = await store({ user_id: user, workspace_id: ws, agent_id: agentX, visibility: 'restricted', conversation: 'Grant test: salary bands are in the HR drive' });
+      const id = await store({
+        user_id: user,
+        workspace_id: ws,
+        agent_id: agentX,
+        visibility: 'restricted',
+        conversation: 'Grant test: salary bands are in the HR drive',
+      });
       const owner = { user_id: user, workspace_id: ws, agent_id: agentX };
       const asY = { user_id: user, workspace_id: ws, agent_id: agentY };
       expect((await t.http().get(`/v1/memories/${id}`).query(asY)).status).toBe(404);
 
-      const created = await t.http().post(`/v1/memories/${id}/grants`).send({ ...owner, grantee_agent_id: agentY });
+      const created = await t
+        .http()
+        .post(`/v1/memories/${id}/grants`)
+        .send({ ...owner, grantee_agent_id: agentY });
       expect(created.status).toBe(201);
       expect(Object.keys(created.body).sort()).toEqual(['created_at', 'grantee_agent_id', 'memory_id']);
       expect(created.body).toMatchObject({ memory_id: id, grantee_agent_id: agentY });
-      const repeated = await t.http().post(`/v1/memories/${id}/grants`).send({ ...owner, grantee_agent_id: agentY });
+      const repeated = await t
+        .http()
+        .post(`/v1/memories/${id}/grants`)
+        .send({ ...owner, grantee_agent_id: agentY });
       expect(repeated.status).toBe(200);
       expect(repeated.body.created_at).toBe(created.body.created_at);
 
@@ -286,7 +368,14 @@ describe('memory routes', () => {
       expect(listed.body).toEqual({ grants: [{ grantee_agent_id: agentY, created_at: created.body.created_at }], count: 1 });
 
       expect((await t.http().get(`/v1/memories/${id}/grants`).query(asY)).status).toBe(403);
-      expect((await t.http().post(`/v1/memories/${id}/grants`).send({ ...asY, grantee_agent_id: newId() })).status).toBe(403);
+      expect(
+        (
+          await t
+            .http()
+            .post(`/v1/memories/${id}/grants`)
+            .send({ ...asY, grantee_agent_id: newId() })
+        ).status,
+      ).toBe(403);
 
       const revoked = await t.http().delete(`/v1/memories/${id}/grants/${agentY}`).query(owner);
       expect(revoked.body).toEqual({ success: true });
@@ -296,16 +385,34 @@ describe('memory routes', () => {
 
     it('refuses grants on a memory that is not restricted with 409', async () => {
       const id = await store({ user_id: user, workspace_id: ws, agent_id: agentX, conversation: 'Not restricted: lunch is at noon' });
-      const res = await t.http().post(`/v1/memories/${id}/grants`).send({ user_id: user, workspace_id: ws, agent_id: agentX, grantee_agent_id: agentY });
+      const res = await t
+        .http()
+        .post(`/v1/memories/${id}/grants`)
+        .send({ user_id: user, workspace_id: ws, agent_id: agentX, grantee_agent_id: agentY });
       expect(res.status).toBe(409);
     });
 
     it('drops grants when the owner makes a restricted memory visible to all', async () => {
-      const id = await store({ user_id: user, workspace_id: ws, agent_id: agentX, visibility: 'restricted', conversation: 'Grant reset: the launch date is March 3' });
+      const id = await store({
+        user_id: user,
+        workspace_id: ws,
+        agent_id: agentX,
+        visibility: 'restricted',
+        conversation: 'Grant reset: the launch date is March 3',
+      });
       const owner = { user_id: user, workspace_id: ws, agent_id: agentX };
-      await t.http().post(`/v1/memories/${id}/grants`).send({ ...owner, grantee_agent_id: agentY });
-      await t.http().patch(`/v1/memories/${id}`).send({ ...owner, visibility: 'workspace' });
-      await t.http().patch(`/v1/memories/${id}`).send({ ...owner, visibility: 'restricted' });
+      await t
+        .http()
+        .post(`/v1/memories/${id}/grants`)
+        .send({ ...owner, grantee_agent_id: agentY });
+      await t
+        .http()
+        .patch(`/v1/memories/${id}`)
+        .send({ ...owner, visibility: 'workspace' });
+      await t
+        .http()
+        .patch(`/v1/memories/${id}`)
+        .send({ ...owner, visibility: 'restricted' });
       expect((await t.http().get(`/v1/memories/${id}`).query({ user_id: user, workspace_id: ws, agent_id: agentY })).status).toBe(404);
     });
   });
@@ -317,8 +424,22 @@ describe('memory routes', () => {
       ['delete', () => t.http().delete(`/v1/memories/${newId()}`).query({ user_id: user, workspace_id: ws })],
       ['search', () => t.http().post('/v1/memories/search').send({ user_id: user, workspace_id: ws, query: 'x' })],
       ['search/fast', () => t.http().post('/v1/memories/search/fast').send({ user_id: user, workspace_id: ws, query: 'x' })],
-      ['expand', () => t.http().post('/v1/memories/expand').send({ user_id: user, workspace_id: ws, memory_ids: [newId()] })],
-      ['ingest/quick', () => t.http().post('/v1/memories/ingest/quick').send({ user_id: user, workspace_id: ws, source_site: 's', conversation: 'I like tea a lot' })],
+      [
+        'expand',
+        () =>
+          t
+            .http()
+            .post('/v1/memories/expand')
+            .send({ user_id: user, workspace_id: ws, memory_ids: [newId()] }),
+      ],
+      [
+        'ingest/quick',
+        () =>
+          t
+            .http()
+            .post('/v1/memories/ingest/quick')
+            .send({ user_id: user, workspace_id: ws, source_site: 's', conversation: 'I like tea a lot' }),
+      ],
     ])('rejects a workspace %s without agent_id before any service or database work', async (_name, send) => {
       const services = [
         ...['get', 'list', 'delete', 'expand'].map((m) => jest.spyOn(t.app.get(MemoriesService), m as 'get')),

@@ -40,12 +40,18 @@ describe.each([
   });
 
   const remember = async (scope: Record<string, unknown>, content: string): Promise<string> => {
-    const res = await t.http().post('/v1/memories/ingest/quick').send({ ...scope, source_site: 'tests', skip_extraction: true, conversation: content });
+    const res = await t
+      .http()
+      .post('/v1/memories/ingest/quick')
+      .send({ ...scope, source_site: 'tests', skip_extraction: true, conversation: content });
     if (res.body.memories_stored !== 1) throw new Error(JSON.stringify(res.body));
     return res.body.stored_memory_ids[0] as string;
   };
   const fast = (scope: Record<string, unknown>, query: string, extra: Record<string, unknown> = {}) =>
-    t.http().post('/v1/memories/search/fast').send({ ...scope, query, ...extra });
+    t
+      .http()
+      .post('/v1/memories/search/fast')
+      .send({ ...scope, query, ...extra });
   const accessCount = async (id: string): Promise<number> => {
     await t.app.get(AccessTracker).flush();
     const rows: { n: number }[] = await t.dataSource.query('SELECT access_count AS n FROM memory_access_counts WHERE memory_id = $1', [id]);
@@ -90,7 +96,11 @@ describe.each([
     // A first search (on the HNSW settings it marks the scope as large), then the lesson.
     expect((await fast(scope, 'vec:0.9')).body.count).toBe(3);
     expect(await accessCount(id)).toBe(1);
-    await t.http().post('/v1/memories/lessons/report').query({ user_id: scope.user_id }).send({ pattern: 'vec:1#critical', severity: 'critical' });
+    await t
+      .http()
+      .post('/v1/memories/lessons/report')
+      .query({ user_id: scope.user_id })
+      .send({ pattern: 'vec:1#critical', severity: 'critical' });
 
     const res = await fast(scope, 'vec:0.9');
     expect(res.status).toBe(200);
@@ -123,9 +133,15 @@ describe('named search statements', () => {
   it('are prepared once per connection and run their generic plan, which prunes to one partition', async () => {
     const pool = openStatementPool(t.dataSource, { max: 1 });
     try {
-      const search = VectorSearch.withTuning(new MemoryAccess(t.dataSource, undefined, { statementPool: pool }), DEFAULT_VECTOR_SEARCH_TUNING);
+      const search = VectorSearch.withTuning(
+        new MemoryAccess(t.dataSource, undefined, { statementPool: pool }),
+        DEFAULT_VECTOR_SEARCH_TUNING,
+      );
       const userId = newUser();
-      await t.http().post('/v1/memories/ingest/quick').send({ user_id: userId, source_site: 'tests', skip_extraction: true, conversation: 'a memory to find' });
+      await t
+        .http()
+        .post('/v1/memories/ingest/quick')
+        .send({ user_id: userId, source_site: 'tests', skip_extraction: true, conversation: 'a memory to find' });
       const vector = new Array<number>(384).fill(0).map((_, i) => Math.cos(i));
       for (let i = 0; i < 3; i++) expect(await search.nearestVisible({ kind: 'user', userId }, vector, 10)).toHaveLength(1);
 
@@ -141,7 +157,9 @@ describe('named search statements', () => {
         const literal = (v: unknown) => client.escapeLiteral(String(v));
         // $1 q, $2 user, $3 candidate limit, $4 k: the order renderShape recorded
         const args = [toVectorLiteral(vector), userId, 3001, 10].map(literal).join(', ');
-        const plan = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) EXECUTE ${prepared.rows[0].name}(${args})`);
+        const plan = await client.query<{ 'QUERY PLAN': string }>(
+          `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) EXECUTE ${prepared.rows[0].name}(${args})`,
+        );
         const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
         expect(text).toMatch(/Subplans Removed: 15/);
       } finally {
@@ -155,14 +173,21 @@ describe('named search statements', () => {
   it("prepares /search's full-text side once too: one generic plan for any words, pruned to one partition", async () => {
     const pool = openStatementPool(t.dataSource, { max: 1 });
     try {
-      const search = VectorSearch.withTuning(new MemoryAccess(t.dataSource, undefined, { statementPool: pool }), DEFAULT_VECTOR_SEARCH_TUNING);
+      const search = VectorSearch.withTuning(
+        new MemoryAccess(t.dataSource, undefined, { statementPool: pool }),
+        DEFAULT_VECTOR_SEARCH_TUNING,
+      );
       const userId = newUser();
       for (const text of ['the kiln fires on Fridays', 'glaze the bowls before the kiln']) {
-        await t.http().post('/v1/memories/ingest/quick').send({ user_id: userId, source_site: 'tests', skip_extraction: true, conversation: text });
+        await t
+          .http()
+          .post('/v1/memories/ingest/quick')
+          .send({ user_id: userId, source_site: 'tests', skip_extraction: true, conversation: text });
       }
       const vector = new Array<number>(384).fill(0).map((_, i) => Math.sin(i));
       const found = [];
-      for (const words of [['kiln'], ['glaze', 'bowls'], ['fridays', 'kiln']]) found.push((await search.textMatches({ kind: 'user', userId }, words, vector, 10)).length);
+      for (const words of [['kiln'], ['glaze', 'bowls'], ['fridays', 'kiln']])
+        found.push((await search.textMatches({ kind: 'user', userId }, words, vector, 10)).length);
       expect(found).toEqual([2, 1, 2]);
 
       const prepared = await pool.query<{ name: string; generic_plans: string; custom_plans: string }>(

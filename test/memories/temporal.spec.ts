@@ -11,7 +11,11 @@ describe('dates in questions and memories', () => {
   });
 
   it('reads "in <month> <year>" as that month plus a month for telling about it', () => {
-    expect(questionWindow('What setback did Melanie face in October 2023?')).toEqual({ from: utc(2023, 10, 1), to: utc(2023, 11, 1) + 31 * 86_400_000, anyYear: false });
+    expect(questionWindow('What setback did Melanie face in October 2023?')).toEqual({
+      from: utc(2023, 10, 1),
+      to: utc(2023, 11, 1) + 31 * 86_400_000,
+      anyYear: false,
+    });
   });
 
   it('reads a month without a year as that month in any year', () => {

@@ -1,11 +1,11 @@
 import { Client } from 'pg';
 
+import { parseMemoryScope } from '../../src/common/scope/parse-memory-scope';
 import { TenantGraphMaintainer } from '../../src/database/tenant-graph-maintainer';
 import { existingTenantGraphs, reconcileTenantGraphs, tenantGraphName, type TenantScope } from '../../src/database/tenant-graphs';
 import { toVectorLiteral } from '../../src/database/vector';
 import { EmbeddingService } from '../../src/embeddings/embedding.service';
 import { VectorSearch } from '../../src/memories/vector-search';
-import { parseMemoryScope } from '../../src/common/scope/parse-memory-scope';
 import { newId, newUser } from '../support/ids';
 import { createSecondInstance, createTestApp, type TestApp } from '../support/test-app';
 import { isPostgresRun } from '../support/test-database';
@@ -17,8 +17,30 @@ import { isPostgresRun } from '../support/test-database';
  * still decided by the statement's WHERE. Small numbers here: exact limit 10, graphs from 30.
  */
 const WORDS = [
-  'kestrel', 'granite', 'harbor', 'lantern', 'orchid', 'copper', 'glacier', 'meadow', 'falcon', 'canyon', 'saffron', 'violin',
-  'tundra', 'beacon', 'walnut', 'quartz', 'lagoon', 'thistle', 'ember', 'marble', 'juniper', 'cobalt', 'prairie', 'sparrow',
+  'kestrel',
+  'granite',
+  'harbor',
+  'lantern',
+  'orchid',
+  'copper',
+  'glacier',
+  'meadow',
+  'falcon',
+  'canyon',
+  'saffron',
+  'violin',
+  'tundra',
+  'beacon',
+  'walnut',
+  'quartz',
+  'lagoon',
+  'thistle',
+  'ember',
+  'marble',
+  'juniper',
+  'cobalt',
+  'prairie',
+  'sparrow',
 ];
 const content = (seed: number, tag: string): string => {
   const pick = (n: number) => WORDS[(seed * 7 + n * 13 + (seed >> 2)) % WORDS.length];
@@ -33,10 +55,16 @@ if (!isPostgresRun()) {
         expect(t.app.get(TenantGraphMaintainer).enabled).toBe(false);
         const scope = { user_id: newUser() };
         for (let i = 0; i < 6; i++) {
-          const res = await t.http().post('/v1/memories/ingest/quick').send({ ...scope, source_site: 'tenant-graph-tests', skip_extraction: true, conversation: content(i, 'embedded') });
+          const res = await t
+            .http()
+            .post('/v1/memories/ingest/quick')
+            .send({ ...scope, source_site: 'tenant-graph-tests', skip_extraction: true, conversation: content(i, 'embedded') });
           expect(res.body.memories_stored).toBe(1);
         }
-        const res = await t.http().post('/v1/memories/search/fast').send({ ...scope, query: 'kestrel granite', limit: 100 });
+        const res = await t
+          .http()
+          .post('/v1/memories/search/fast')
+          .send({ ...scope, query: 'kestrel granite', limit: 100 });
         expect(res.status).toBe(200);
         expect(res.body.count).toBe(6);
         expect(await t.app.get(TenantGraphMaintainer).pass('test')).toBeNull();
@@ -60,7 +88,13 @@ if (!isPostgresRun()) {
       const res = await t
         .http()
         .post('/v1/memories/ingest/quick')
-        .send({ ...scope, ...(visibility ? { visibility } : {}), source_site: 'tenant-graph-tests', skip_extraction: true, conversation: text });
+        .send({
+          ...scope,
+          ...(visibility ? { visibility } : {}),
+          source_site: 'tenant-graph-tests',
+          skip_extraction: true,
+          conversation: text,
+        });
       if (res.body.memories_stored !== 1) throw new Error(`not stored: ${JSON.stringify(res.body)}`);
       return res.body.stored_memory_ids[0] as string;
     };
@@ -99,18 +133,27 @@ if (!isPostgresRun()) {
     it('a search of a large scope builds its graph in the background; the next searches walk it and answer as the exact plan does', async () => {
       const name = tenantGraphName({ userId: userScope.user_id, workspaceId: null });
       expect((await graphs()).has(name)).toBe(false);
-      const first = await t.http().post('/v1/memories/search/fast').send({ ...userScope, query: 'kestrel harbor', limit: 100 });
+      const first = await t
+        .http()
+        .post('/v1/memories/search/fast')
+        .send({ ...userScope, query: 'kestrel harbor', limit: 100 });
       expect(first.status).toBe(200);
       expect(first.body.count).toBe(40);
 
       await eventually(async () => (await graphs()).get(name)?.valid === true, 'the user scope graph');
-      const { rows } = await direct.query<{ def: string }>('SELECT pg_get_indexdef(indexrelid) AS def FROM pg_index WHERE indexrelid = $1::regclass', [name]);
+      const { rows } = await direct.query<{ def: string }>(
+        'SELECT pg_get_indexdef(indexrelid) AS def FROM pg_index WHERE indexrelid = $1::regclass',
+        [name],
+      );
       expect(rows[0].def).toContain('USING hnsw (embedding vector_cosine_ops)');
       expect(rows[0].def).toContain(`user_id = '${userScope.user_id}'`);
       expect(rows[0].def).toContain('workspace_id IS NULL');
 
       const before = await idxScans(name);
-      const second = await t.http().post('/v1/memories/search/fast').send({ ...userScope, query: 'kestrel harbor', limit: 100 });
+      const second = await t
+        .http()
+        .post('/v1/memories/search/fast')
+        .send({ ...userScope, query: 'kestrel harbor', limit: 100 });
       expect(second.body.memories.map((m: { id: string }) => m.id).sort()).toEqual(await exactIds(userScope, 'kestrel harbor'));
       await eventually(async () => (await idxScans(name)) > before, 'a scan of the user scope graph');
     }, 60_000);
@@ -121,7 +164,10 @@ if (!isPostgresRun()) {
         .spyOn(t.dataSource.logger, 'logQuery')
         .mockImplementation((query: string, parameters?: unknown) => void logged.push(`${query} ${JSON.stringify(parameters ?? [])}`));
       try {
-        const res = await t.http().post('/v1/memories/search/fast').send({ ...userScope, query: 'lantern orchid', limit: 5 });
+        const res = await t
+          .http()
+          .post('/v1/memories/search/fast')
+          .send({ ...userScope, query: 'lantern orchid', limit: 5 });
         expect(res.body.count).toBe(5);
       } finally {
         spy.mockRestore();
@@ -138,12 +184,18 @@ if (!isPostgresRun()) {
     it("a workspace graph: agent Y gets exactly what the exact plan gives it, never X's agent_only rows", async () => {
       const asY = { ...ws, agent_id: agentY };
       const name = tenantGraphName({ userId: ws.user_id, workspaceId: ws.workspace_id });
-      await t.http().post('/v1/memories/search/fast').send({ ...asY, query: 'granite meadow', limit: 100 });
+      await t
+        .http()
+        .post('/v1/memories/search/fast')
+        .send({ ...asY, query: 'granite meadow', limit: 100 });
       await eventually(async () => (await graphs()).get(name)?.valid === true, 'the workspace graph');
 
       const before = await idxScans(name);
       for (const query of ['granite meadow', 'private note', 'copper falcon']) {
-        const res = await t.http().post('/v1/memories/search/fast').send({ ...asY, query, limit: 100 });
+        const res = await t
+          .http()
+          .post('/v1/memories/search/fast')
+          .send({ ...asY, query, limit: 100 });
         const ids: string[] = res.body.memories.map((m: { id: string }) => m.id);
         expect(ids).toHaveLength(30);
         expect(ids.filter((id) => xPrivate.includes(id))).toEqual([]);
@@ -151,16 +203,27 @@ if (!isPostgresRun()) {
       }
       await eventually(async () => (await idxScans(name)) > before, 'a scan of the workspace graph');
       // X sees its own private rows through the same graph.
-      const asX = await t.http().post('/v1/memories/search/fast').send({ ...ws, agent_id: agentX, query: 'private note', limit: 100 });
+      const asX = await t
+        .http()
+        .post('/v1/memories/search/fast')
+        .send({ ...ws, agent_id: agentX, query: 'private note', limit: 100 });
       expect(asX.body.memories.map((m: { id: string }) => m.id)).toEqual(expect.arrayContaining(xPrivate));
     }, 60_000);
 
     it('an instance that does not reconcile (TENANT_GRAPH_INTERVAL_S=0) still knows the graphs at boot', async () => {
-      const second = await createSecondInstance(t, { TENANT_GRAPH_MIN_ROWS: '30', TENANT_GRAPH_INTERVAL_S: '0', SEARCH_EXACT_SCOPE_LIMIT: '10' });
+      const second = await createSecondInstance(t, {
+        TENANT_GRAPH_MIN_ROWS: '30',
+        TENANT_GRAPH_INTERVAL_S: '0',
+        SEARCH_EXACT_SCOPE_LIMIT: '10',
+      });
       try {
         const maintainer = second.app.get(TenantGraphMaintainer);
         expect(maintainer.enabled).toBe(false);
-        await eventually(async () => maintainer.hasGraph({ userId: userScope.user_id, workspaceId: null }), 'the graph list, read at boot', 10_000);
+        await eventually(
+          async () => maintainer.hasGraph({ userId: userScope.user_id, workspaceId: null }),
+          'the graph list, read at boot',
+          10_000,
+        );
         expect(maintainer.hasGraph({ userId: newUser(), workspaceId: null })).toBe(false);
       } finally {
         await second.close();
@@ -170,7 +233,14 @@ if (!isPostgresRun()) {
     it('a scope under the threshold gets no graph; one that shrinks under half of it loses its graph', async () => {
       const small = { user_id: newUser() };
       for (let i = 0; i < 12; i++) await remember(small, content(400 + i, 'small'));
-      expect((await t.http().post('/v1/memories/search/fast').send({ ...small, query: 'kestrel', limit: 5 })).body.count).toBe(5);
+      expect(
+        (
+          await t
+            .http()
+            .post('/v1/memories/search/fast')
+            .send({ ...small, query: 'kestrel', limit: 5 })
+        ).body.count,
+      ).toBe(5);
       await t.app.get(TenantGraphMaintainer).pass('test');
       expect((await graphs()).has(tenantGraphName({ userId: small.user_id, workspaceId: null }))).toBe(false);
 
@@ -189,7 +259,10 @@ if (!isPostgresRun()) {
       await t.app.get(TenantGraphMaintainer).pass('test');
       expect((await graphs()).has(tenantGraphName(scope))).toBe(false);
       // and its searches still answer, through the partition's graph
-      const res = await t.http().post('/v1/memories/search/fast').send({ ...shrinking, query: 'kestrel', limit: 100 });
+      const res = await t
+        .http()
+        .post('/v1/memories/search/fast')
+        .send({ ...shrinking, query: 'kestrel', limit: 100 });
       expect(res.body.count).toBe(14);
     }, 90_000);
 
@@ -220,7 +293,10 @@ if (!isPostgresRun()) {
       const result = await reconcileTenantGraphs(direct, { minRows: 0 });
       expect(result.dropped.length).toBeGreaterThanOrEqual(2);
       expect((await graphs()).size).toBe(0);
-      const res = await t.http().post('/v1/memories/search/fast').send({ ...ws, agent_id: agentY, query: 'granite meadow', limit: 100 });
+      const res = await t
+        .http()
+        .post('/v1/memories/search/fast')
+        .send({ ...ws, agent_id: agentY, query: 'granite meadow', limit: 100 });
       expect(res.body.count).toBe(30);
     });
   });

@@ -110,7 +110,10 @@ describe('API documentation', () => {
           ids.add(op.operationId as string);
           expect([where, typeof op.summary]).toEqual([where, 'string']);
           const pathParams = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
-          const declared = (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name).sort();
+          const declared = (op.parameters ?? [])
+            .filter((p) => p.in === 'path')
+            .map((p) => p.name)
+            .sort();
           expect([where, declared]).toEqual([where, pathParams]);
           const statuses = Object.keys(op.responses);
           expect([where, statuses.some((s) => /^2\d\d$/.test(s))]).toEqual([where, true]);
@@ -139,9 +142,11 @@ describe('API documentation', () => {
       for (const [path, operations] of Object.entries(doc.paths)) {
         for (const [method, op] of Object.entries(operations)) {
           for (const [status, response] of Object.entries(op.responses)) {
-            const media = response.content?.['application/json'] as { schema?: SchemaObject; examples?: Record<string, { value: unknown }> } | undefined;
+            const media = response.content?.['application/json'] as
+              { schema?: SchemaObject; examples?: Record<string, { value: unknown }> } | undefined;
             for (const [name, example] of Object.entries(media?.examples ?? {})) {
-              for (const p of validator.validate(media?.schema ?? {}, example.value)) problems.push(`${method} ${path} ${status} ${name}: ${p}`);
+              for (const p of validator.validate(media?.schema ?? {}, example.value))
+                problems.push(`${method} ${path} ${status} ${name}: ${p}`);
             }
           }
         }
@@ -157,15 +162,25 @@ describe('API documentation', () => {
 
   describe("the contract's enums and limits", () => {
     it('visibility: workspace | agent_only | restricted, on ingest, the visibility change and every memory record', () => {
-      for (const s of [bodySchema('post', '/v1/memories/ingest').properties?.visibility, bodySchema('patch', '/v1/memories/{id}').properties?.visibility]) {
+      for (const s of [
+        bodySchema('post', '/v1/memories/ingest').properties?.visibility,
+        bodySchema('patch', '/v1/memories/{id}').properties?.visibility,
+      ]) {
         expect(s?.enum).toEqual(['workspace', 'agent_only', 'restricted']);
       }
       expect(property('MemoryRecord', 'visibility')).toMatchObject({ enum: ['workspace', 'agent_only', 'restricted'], nullable: true });
-      expect(bodySchema('patch', '/v1/memories/{id}').required).toEqual(expect.arrayContaining(['user_id', 'workspace_id', 'agent_id', 'visibility']));
+      expect(bodySchema('patch', '/v1/memories/{id}').required).toEqual(
+        expect.arrayContaining(['user_id', 'workspace_id', 'agent_id', 'visibility']),
+      );
     });
 
     it('limit: an integer 1..100 on list (default 20) and search (default 10); offset >= 0', () => {
-      expect(queryParam('get', '/v1/memories/list', 'limit').schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
+      expect(queryParam('get', '/v1/memories/list', 'limit').schema).toMatchObject({
+        type: 'integer',
+        minimum: 1,
+        maximum: 100,
+        default: 20,
+      });
       expect(queryParam('get', '/v1/memories/list', 'offset').schema).toMatchObject({ type: 'integer', minimum: 0, default: 0 });
       for (const path of ['/v1/memories/search', '/v1/memories/search/fast']) {
         expect(bodySchema('post', path).properties?.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 10 });
@@ -196,7 +211,13 @@ describe('API documentation', () => {
         enum: ['low', 'medium', 'high', 'critical'],
         default: 'high',
       });
-      expect(property('Lesson', 'lesson_type').enum).toEqual(['injection_blocked', 'trust_violation', 'contradiction_pattern', 'false_memory', 'user_reported']);
+      expect(property('Lesson', 'lesson_type').enum).toEqual([
+        'injection_blocked',
+        'trust_violation',
+        'contradiction_pattern',
+        'false_memory',
+        'user_reported',
+      ]);
       expect(property('LessonCheck', 'highest_severity').enum).toEqual(['low', 'medium', 'high', 'critical', 'none']);
       expect(operation('post', '/v1/memories/lessons/report').responses).toHaveProperty('201');
     });
@@ -213,7 +234,11 @@ describe('API documentation', () => {
         expect(validator.validate(body, ok)).toEqual([]);
       }
       for (const bad of ['everybody', [], 5]) expect(validator.validate(body, bad)).not.toEqual([]);
-      for (const [method, path] of [['get', '/v1/memories/list'], ['get', '/v1/memories/{id}'], ['delete', '/v1/memories/{id}']]) {
+      for (const [method, path] of [
+        ['get', '/v1/memories/list'],
+        ['get', '/v1/memories/{id}'],
+        ['delete', '/v1/memories/{id}'],
+      ]) {
         const param = queryParam(method, path, 'agent_scope');
         expect(param).toMatchObject({ required: false, style: 'form', explode: true, schema: { type: 'array', maxItems: 100 } });
         expect(param.description).toMatch(/comma-separated/);

@@ -144,7 +144,12 @@ describe('DTOs and their documentation', () => {
   it('finds the DTO of every body, query and path', () => {
     const routes = uses.map((u) => `${u.route} ${u.location}`);
     expect(routes).toEqual(
-      expect.arrayContaining(['post /v1/memories/ingest body', 'get /v1/memories/list query', 'delete /v1/memories/{id}/grants/{grantee_agent_id} path', 'put /v1/agents/trust body']),
+      expect.arrayContaining([
+        'post /v1/memories/ingest body',
+        'get /v1/memories/list query',
+        'delete /v1/memories/{id}/grants/{grantee_agent_id} path',
+        'put /v1/agents/trust body',
+      ]),
     );
     expect(uses.length).toBeGreaterThanOrEqual(25);
   });
@@ -181,7 +186,9 @@ describe('DTOs and their documentation', () => {
           const target = rule.each ? validator.resolve(schema.items ?? {}) : schema;
           for (const [key, value] of Object.entries(expected)) {
             if (JSON.stringify(target[key]) !== JSON.stringify(value)) {
-              problems.push(`${where}: ${rule.name} wants ${key}=${JSON.stringify(value)}, the document says ${JSON.stringify(target[key])}`);
+              problems.push(
+                `${where}: ${rule.name} wants ${key}=${JSON.stringify(value)}, the document says ${JSON.stringify(target[key])}`,
+              );
             }
           }
         }

@@ -126,7 +126,7 @@ export class ResponseValidator {
     const more = lines.length > MAX_REPORTED ? [`  ... and ${lines.length - MAX_REPORTED} more`] : [];
     return [
       `${this.found.length} problem(s) in ${this.checked} checked JSON responses: they do not match the OpenAPI document (/docs-json).`,
-      'Fix the documentation (src/openapi, the DTOs, the controllers\' @Api* decorators) or report the service:',
+      "Fix the documentation (src/openapi, the DTOs, the controllers' @Api* decorators) or report the service:",
       ...lines.slice(0, MAX_REPORTED),
       ...more,
     ].join('\n');

@@ -1,11 +1,13 @@
 import type { Express } from 'express';
 
-import type { OpenApiDocument } from './schema-validator';
 import { createTestApp, type TestApp } from '../support/test-app';
+import type { OpenApiDocument } from './schema-validator';
 
 /** The routes Express really answers, from the app's own router (Express 5: `app.router`). */
 function registeredRoutes(t: TestApp): string[] {
-  const express = t.app.getHttpAdapter().getInstance() as Express & { router: { stack: { route?: { path: unknown; methods: Record<string, boolean> } }[] } };
+  const express = t.app.getHttpAdapter().getInstance() as Express & {
+    router: { stack: { route?: { path: unknown; methods: Record<string, boolean> } }[] };
+  };
   const routes: string[] = [];
   for (const layer of express.router.stack) {
     if (!layer.route || typeof layer.route.path !== 'string') continue;
@@ -39,7 +41,9 @@ describe('OpenAPI route coverage', () => {
 
   it('finds the routes in the Express router (so the check below is not vacuous)', () => {
     const routes = registeredRoutes(t);
-    expect(routes).toEqual(expect.arrayContaining(['GET /health', 'POST /v1/memories/search', 'DELETE /v1/memories/:id/grants/:grantee_agent_id']));
+    expect(routes).toEqual(
+      expect.arrayContaining(['GET /health', 'POST /v1/memories/search', 'DELETE /v1/memories/:id/grants/:grantee_agent_id']),
+    );
     expect(routes.filter(isDocsRoute)).toEqual(expect.arrayContaining(['GET /docs', 'GET /docs-json']));
   });
 

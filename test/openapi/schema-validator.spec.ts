@@ -24,11 +24,18 @@ const document: OpenApiDocument = {
         },
         required: ['id', 'visibility'],
       },
-      Scope: { oneOf: [{ type: 'string', enum: ['all', 'self'] }, { type: 'string', format: 'uuid' }] },
+      Scope: {
+        oneOf: [
+          { type: 'string', enum: ['all', 'self'] },
+          { type: 'string', format: 'uuid' },
+        ],
+      },
     },
   },
   paths: {
-    '/v1/memories/list': { get: { responses: { '200': { content: { 'application/json': { schema: { $ref: '#/components/schemas/Memory' } } } } } } },
+    '/v1/memories/list': {
+      get: { responses: { '200': { content: { 'application/json': { schema: { $ref: '#/components/schemas/Memory' } } } } } },
+    },
     '/v1/memories/{id}': {
       get: {
         responses: {
@@ -41,7 +48,15 @@ const document: OpenApiDocument = {
   },
 };
 
-const ok = { id: ID, visibility: null, importance: 0.5, access_count: 2, created_at: '2026-11-21T15:27:05.000Z', metadata: { any: [1] }, tags: ['a'] };
+const ok = {
+  id: ID,
+  visibility: null,
+  importance: 0.5,
+  access_count: 2,
+  created_at: '2026-11-21T15:27:05.000Z',
+  metadata: { any: [1] },
+  tags: ['a'],
+};
 
 describe('SchemaValidator', () => {
   const v = new SchemaValidator(document);
@@ -52,7 +67,17 @@ describe('SchemaValidator', () => {
   });
 
   it('names the JSON path of each problem', () => {
-    expect(v.validate(memory, { ...ok, id: 'nope', visibility: 'public', importance: 2, access_count: 1.5, created_at: 'yesterday', tags: ['abcd', 'b', 'c'] })).toEqual([
+    expect(
+      v.validate(memory, {
+        ...ok,
+        id: 'nope',
+        visibility: 'public',
+        importance: 2,
+        access_count: 1.5,
+        created_at: 'yesterday',
+        tags: ['abcd', 'b', 'c'],
+      }),
+    ).toEqual([
       '$.id: "nope" is not a uuid',
       '$.visibility: "public" is not one of ["workspace","agent_only"]',
       '$.importance: 2 is above the maximum 1',
@@ -64,7 +89,10 @@ describe('SchemaValidator', () => {
   });
 
   it('reports missing required fields, undocumented fields and null where null is not allowed', () => {
-    expect(v.validate(memory, { id: ID, embedding: [0.1] })).toEqual(['$: required property "visibility" is missing', '$: property "embedding" is not documented']);
+    expect(v.validate(memory, { id: ID, embedding: [0.1] })).toEqual([
+      '$: required property "visibility" is missing',
+      '$: property "embedding" is not documented',
+    ]);
     expect(v.validate(memory, { ...ok, importance: null })).toEqual(['$.importance: expected number, got null']);
   });
 
@@ -82,7 +110,13 @@ describe('SchemaValidator', () => {
 
 describe('ResponseValidator', () => {
   const req = (method: string, url: string, routePath?: string) =>
-    ({ method, originalUrl: url, path: url.split('?')[0], baseUrl: '', route: routePath ? { path: routePath } : undefined }) as unknown as Request;
+    ({
+      method,
+      originalUrl: url,
+      path: url.split('?')[0],
+      baseUrl: '',
+      route: routePath ? { path: routePath } : undefined,
+    }) as unknown as Request;
 
   it('prefers the static path over a template, with or without the matched Express route', () => {
     const r = new ResponseValidator(document);

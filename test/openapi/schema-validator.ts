@@ -57,7 +57,13 @@ const describe = (value: unknown): string => {
 };
 
 const typeOf = (value: unknown): string =>
-  value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'number' && Number.isInteger(value) ? 'integer' : typeof value;
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'array'
+      : typeof value === 'number' && Number.isInteger(value)
+        ? 'integer'
+        : typeof value;
 
 export class SchemaValidator {
   constructor(private readonly document: Pick<OpenApiDocument, 'components'>) {}
@@ -98,7 +104,9 @@ export class SchemaValidator {
       const actual = typeOf(value);
       const ok = s.type === 'number' ? actual === 'number' || actual === 'integer' : actual === s.type;
       if (!ok) {
-        errors.push(`${path}: expected ${s.type}${s.nullable ? ' or null' : ''}, got ${actual === 'null' ? 'null' : `${actual} ${describe(value)}`}`);
+        errors.push(
+          `${path}: expected ${s.type}${s.nullable ? ' or null' : ''}, got ${actual === 'null' ? 'null' : `${actual} ${describe(value)}`}`,
+        );
         return errors;
       }
     } else if (value === null && !s.allOf && !s.anyOf && !s.oneOf && Object.keys(s).some((k) => k !== 'description' && k !== 'example')) {
@@ -139,7 +147,8 @@ export class SchemaValidator {
       for (const [name, child] of Object.entries(record)) {
         const propertySchema = properties[name];
         if (propertySchema) errors.push(...this.validate(propertySchema, child, `${path}.${name}`));
-        else if (typeof s.additionalProperties === 'object') errors.push(...this.validate(s.additionalProperties, child, `${path}.${name}`));
+        else if (typeof s.additionalProperties === 'object')
+          errors.push(...this.validate(s.additionalProperties, child, `${path}.${name}`));
         else if (s.additionalProperties === false || (s.additionalProperties === undefined && s.properties !== undefined)) {
           errors.push(`${path}: property "${name}" is not documented`);
         }

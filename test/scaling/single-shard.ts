@@ -15,19 +15,51 @@
  */
 
 /** Tables distributed by user_id in the Citus design (docs/scaling.md). */
-export const DISTRIBUTED_TABLES = ['memories', 'memory_visibility_grants', 'memory_access_counts', 'episodes', 'lessons', 'agents'] as const;
+export const DISTRIBUTED_TABLES = [
+  'memories',
+  'memory_visibility_grants',
+  'memory_access_counts',
+  'episodes',
+  'lessons',
+  'agents',
+] as const;
 
 type Token = { kind: 'word'; text: string } | { kind: 'value'; text: string } | { kind: 'punct'; text: string };
 
 /** Words that end a table reference instead of naming its alias. */
 const CLAUSE_WORDS = new Set([
-  'where', 'set', 'on', 'using', 'inner', 'left', 'right', 'full', 'cross', 'join', 'natural', 'order', 'group', 'limit',
-  'offset', 'values', 'returning', 'for', 'union', 'except', 'intersect', 'having', 'window', 'select', 'default', 'overriding',
+  'where',
+  'set',
+  'on',
+  'using',
+  'inner',
+  'left',
+  'right',
+  'full',
+  'cross',
+  'join',
+  'natural',
+  'order',
+  'group',
+  'limit',
+  'offset',
+  'values',
+  'returning',
+  'for',
+  'union',
+  'except',
+  'intersect',
+  'having',
+  'window',
+  'select',
+  'default',
+  'overriding',
 ]);
 
 function tokenize(sql: string): Token[] {
   const tokens: Token[] = [];
-  const pattern = /\s+|--[^\n]*|\/\*[\s\S]*?\*\/|'(?:[^']|'')*'|"(?:[^"]|"")*"|\$\d+|:[A-Za-z_]\w*|\d+(?:\.\d+)?|[A-Za-z_][\w$]*|::|<>|!=|<=|>=|[^\sA-Za-z_\d]/g;
+  const pattern =
+    /\s+|--[^\n]*|\/\*[\s\S]*?\*\/|'(?:[^']|'')*'|"(?:[^"]|"")*"|\$\d+|:[A-Za-z_]\w*|\d+(?:\.\d+)?|[A-Za-z_][\w$]*|::|<>|!=|<=|>=|[^\sA-Za-z_\d]/g;
   for (const match of sql.matchAll(pattern)) {
     const text = match[0];
     if (/^\s|^--|^\/\*/.test(text)) continue;
@@ -117,13 +149,16 @@ export function singleShardFindings(sql: string): ShardFinding[] {
     if (ref.insertColumns?.includes('user_id')) pinned.add(ref.alias);
     const columns = userColumn(ref);
     for (const [a, b] of pairs) {
-      if ((a.kind === 'word' && columns.includes(a.text) && b.kind === 'value') || (b.kind === 'word' && columns.includes(b.text) && a.kind === 'value')) {
+      if (
+        (a.kind === 'word' && columns.includes(a.text) && b.kind === 'value') ||
+        (b.kind === 'word' && columns.includes(b.text) && a.kind === 'value')
+      ) {
         pinned.add(ref.alias);
       }
     }
   }
   // co-located joins: a.user_id = b.user_id carries a pin from one side to the other
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const ref of refs) {
       if (pinned.has(ref.alias)) continue;

@@ -20,13 +20,11 @@ const valid: [string, Record<string, unknown>, unknown][] = [
     { user_id: 'u1', workspace_id: W.toUpperCase(), agent_id: A.toUpperCase() },
     { kind: 'workspace', userId: 'u1', workspaceId: W, agentId: A, agentScope: { kind: 'all' } },
   ],
-  ...(['all', 'self', 'others'] as const).map(
-    (kind): [string, Record<string, unknown>, unknown] => [
-      `agent_scope ${kind}`,
-      { user_id: 'u1', workspace_id: W, agent_id: A, agent_scope: kind },
-      { kind: 'workspace', userId: 'u1', workspaceId: W, agentId: A, agentScope: { kind } },
-    ],
-  ),
+  ...(['all', 'self', 'others'] as const).map((kind): [string, Record<string, unknown>, unknown] => [
+    `agent_scope ${kind}`,
+    { user_id: 'u1', workspace_id: W, agent_id: A, agent_scope: kind },
+    { kind: 'workspace', userId: 'u1', workspaceId: W, agentId: A, agentScope: { kind } },
+  ]),
   [
     'agent_scope one UUID',
     { user_id: 'u1', workspace_id: W, agent_id: A, agent_scope: B },
@@ -63,11 +61,20 @@ const invalid: [string, Record<string, unknown>, string][] = [
   ['agent_scope unknown word', { user_id: 'u1', workspace_id: W, agent_id: A, agent_scope: 'everyone' }, SCOPE_MESSAGES.agentScope],
   ['agent_scope empty array', { user_id: 'u1', workspace_id: W, agent_id: A, agent_scope: [] }, SCOPE_MESSAGES.agentScope],
   ['agent_scope array with a non-UUID', { user_id: 'u1', workspace_id: W, agent_id: A, agent_scope: [A, 'x'] }, SCOPE_MESSAGES.agentScope],
-  ['agent_scope mixing a keyword into a list', { user_id: 'u1', workspace_id: W, agent_id: A, agent_scope: ['self', A] }, SCOPE_MESSAGES.agentScope],
+  [
+    'agent_scope mixing a keyword into a list',
+    { user_id: 'u1', workspace_id: W, agent_id: A, agent_scope: ['self', A] },
+    SCOPE_MESSAGES.agentScope,
+  ],
   ['agent_scope an object', { user_id: 'u1', workspace_id: W, agent_id: A, agent_scope: { id: A } }, SCOPE_MESSAGES.agentScope],
   [
     'agent_scope over 100 ids',
-    { user_id: 'u1', workspace_id: W, agent_id: A, agent_scope: Array.from({ length: 101 }, (_, i) => `${String(i).padStart(8, '0')}-0000-4000-8000-000000000000`) },
+    {
+      user_id: 'u1',
+      workspace_id: W,
+      agent_id: A,
+      agent_scope: Array.from({ length: 101 }, (_, i) => `${String(i).padStart(8, '0')}-0000-4000-8000-000000000000`),
+    },
     SCOPE_MESSAGES.agentScopeTooMany,
   ],
   ['agent_scope without workspace_id', { user_id: 'u1', agent_scope: 'self' }, SCOPE_MESSAGES.agentScopeNeedsWorkspace],

@@ -4,11 +4,11 @@ import request from 'supertest';
 import type { DataSource, EntityManager } from 'typeorm';
 
 import { createApp } from '../../src/bootstrap';
-import { loadEnv } from '../../src/env/env.schema';
 import { RUNTIME_CONFIG_CHANNEL } from '../../src/database/runtime-config.store';
+import { loadEnv } from '../../src/env/env.schema';
 import { SettingsService } from '../../src/settings/settings.service';
-import { isPostgresRun } from '../support/test-database';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { isPostgresRun } from '../support/test-database';
 
 /** The requirement: every instance applies a change within one second. */
 const PROPAGATION_BOUND_MS = 1000;
@@ -111,7 +111,9 @@ describe('several instances on one PostgreSQL database', () => {
   beforeAll(async () => {
     // A poll of a minute: within the one-second bound only the notification can have done it.
     first = await createTestApp({ CORE_RUNTIME_CONFIG_MUTATION_ENABLED: 'true', RUNTIME_CONFIG_POLL_MS: '60000' });
-    second = await createApp(loadEnv({ ...process.env, ...first.db.env, LOG_LEVEL: 'silent', EMBEDDING_PROVIDER: 'hash', RUNTIME_CONFIG_POLL_MS: '60000' }));
+    second = await createApp(
+      loadEnv({ ...process.env, ...first.db.env, LOG_LEVEL: 'silent', EMBEDDING_PROVIDER: 'hash', RUNTIME_CONFIG_POLL_MS: '60000' }),
+    );
     await second.init();
   });
   afterAll(async () => {
@@ -127,7 +129,11 @@ describe('several instances on one PostgreSQL database', () => {
   });
 
   it('starts a new instance with the stored config, not the environment alone', async () => {
-    const res = await first.http().put('/v1/memories/config').send({ trusted_source_sites: ['docs.example.com'] }).expect(200);
+    const res = await first
+      .http()
+      .put('/v1/memories/config')
+      .send({ trusted_source_sites: ['docs.example.com'] })
+      .expect(200);
     const third = await createApp(loadEnv({ ...process.env, ...first.db.env, LOG_LEVEL: 'silent', EMBEDDING_PROVIDER: 'hash' }));
     await third.init();
     try {

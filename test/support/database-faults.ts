@@ -18,7 +18,9 @@ export async function killDatabaseConnections(db: TestDatabase, dataSource: Data
     const admin = new Client({ connectionString: db.url });
     await admin.connect();
     try {
-      const rows = await admin.query('SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+      const rows = await admin.query(
+        'SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      );
       return rows.rows.filter((r: { killed: boolean }) => r.killed).length;
     } finally {
       await admin.end();

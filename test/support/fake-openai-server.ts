@@ -1,5 +1,6 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
+
 import { HashEmbeddingProvider } from '../../src/embeddings/hash.provider';
 
 /**

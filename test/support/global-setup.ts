@@ -4,10 +4,10 @@ import { join } from 'node:path';
 
 import { DataSource } from 'typeorm';
 
-import { configuredIdentity } from '../../src/embeddings/embedding-identity';
 import { buildDataSourceOptions } from '../../src/database/data-source.options';
 import { closeDatabaseTarget, openDatabaseTarget } from '../../src/database/database-target';
 import { prepareDatabase } from '../../src/database/prepare-database';
+import { configuredIdentity } from '../../src/embeddings/embedding-identity';
 import { loadEnv } from '../../src/env/env.schema';
 import { adminQuery, adminUrl, withDatabase } from './test-database';
 
@@ -40,7 +40,11 @@ async function migrate(env: ReturnType<typeof loadEnv>): Promise<void> {
   const dataSource = new DataSource(buildDataSourceOptions(target, env, 'direct'));
   try {
     await dataSource.initialize();
-    await prepareDatabase(dataSource, { where: target.description, embeddingDimensions: env.EMBEDDING_DIMENSIONS, embeddingIdentity: configuredIdentity(env) });
+    await prepareDatabase(dataSource, {
+      where: target.description,
+      embeddingDimensions: env.EMBEDDING_DIMENSIONS,
+      embeddingIdentity: configuredIdentity(env),
+    });
   } finally {
     if (dataSource.isInitialized) await dataSource.destroy();
     await closeDatabaseTarget(target);

@@ -12,10 +12,9 @@ export default async function globalTeardown(): Promise<void> {
     const client = new Client({ connectionString: process.env.DATABASE_DIRECT_URL || process.env.DATABASE_URL });
     await client.connect();
     try {
-      const { rows } = await client.query<{ datname: string }>(
-        'SELECT datname FROM pg_database WHERE datname LIKE $1',
-        [`atrium_t_${runId}_%`],
-      );
+      const { rows } = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [
+        `atrium_t_${runId}_%`,
+      ]);
       for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
     } finally {
       await client.end();

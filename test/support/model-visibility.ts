@@ -7,11 +7,7 @@
 
 export type Visibility = 'workspace' | 'agent_only' | 'restricted';
 
-export type ModelAgentScope =
-  | { kind: 'all' }
-  | { kind: 'self' }
-  | { kind: 'others' }
-  | { kind: 'agents'; agentIds: readonly string[] };
+export type ModelAgentScope = { kind: 'all' } | { kind: 'self' } | { kind: 'others' } | { kind: 'agents'; agentIds: readonly string[] };
 
 export type ModelCaller =
   | { kind: 'user'; userId: string }

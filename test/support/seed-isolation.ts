@@ -168,7 +168,10 @@ export async function seedIsolation(t: TestApp): Promise<IsolationWorld> {
   for (const name of MARKER_NAMES) {
     const spec: MarkerSpec = MARKERS[name];
     for (const grantee of spec.grantedTo ?? []) {
-      const res = await t.http().post(`/v1/memories/${ids[name]}/grants`).send({ ...scopeOf(spec), grantee_agent_id: agents[grantee] });
+      const res = await t
+        .http()
+        .post(`/v1/memories/${ids[name]}/grants`)
+        .send({ ...scopeOf(spec), grantee_agent_id: agents[grantee] });
       expectStatus(`grant of ${name} to ${grantee}`, res, 201);
     }
     if (spec.state === 'deleted') {

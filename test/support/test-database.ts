@@ -61,7 +61,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       }
     }
     const url = withDatabase(process.env.DATABASE_URL as string, name);
-    const direct: Record<string, string> = process.env.DATABASE_DIRECT_URL ? { DATABASE_DIRECT_URL: withDatabase(process.env.DATABASE_DIRECT_URL, name) } : {};
+    const direct: Record<string, string> = process.env.DATABASE_DIRECT_URL
+      ? { DATABASE_DIRECT_URL: withDatabase(process.env.DATABASE_DIRECT_URL, name) }
+      : {};
     return {
       env: { DATABASE_URL: url, ...direct },
       url,

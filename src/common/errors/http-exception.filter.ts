@@ -124,7 +124,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const { status, body, unexpected, retryAfterSeconds, databaseUnavailable } = toErrorResponse(exception);
     if (databaseUnavailable) {
       this.onDatabaseUnavailable();
-      this.logger.warn(`${req.method} ${req.path}: database unavailable (${exception instanceof Error ? exception.message : String(exception)})`);
+      this.logger.warn(
+        `${req.method} ${req.path}: database unavailable (${exception instanceof Error ? exception.message : String(exception)})`,
+      );
     }
     if (unexpected) {
       this.logger.error(

@@ -91,7 +91,11 @@ function asyncStdout(): DestinationStream {
  * An asynchronous destination on `fd` that holds at most `maxBytes` of unwritten lines;
  * `onDrop(n)` hears of each line dropped beyond that (n = lines dropped so far).
  */
-export function boundedAsyncDestination(fd: number, maxBytes: number, onDrop: (dropped: number) => void): DestinationStream & NodeJS.EventEmitter {
+export function boundedAsyncDestination(
+  fd: number,
+  maxBytes: number,
+  onDrop: (dropped: number) => void,
+): DestinationStream & NodeJS.EventEmitter {
   const destination = pino.destination({ fd, sync: false, maxLength: maxBytes });
   let dropped = 0;
   destination.on('drop', () => onDrop(++dropped));
@@ -106,7 +110,13 @@ function reportDroppedLines(dropped: number): void {
   droppedLines = dropped;
   if (dropReport) return;
   const report = () => {
-    const fields = { level: 'warn', time: new Date().toISOString(), context: 'Logger', msg: 'stdout is not keeping up: log lines dropped', dropped: droppedLines - reportedLines };
+    const fields = {
+      level: 'warn',
+      time: new Date().toISOString(),
+      context: 'Logger',
+      msg: 'stdout is not keeping up: log lines dropped',
+      dropped: droppedLines - reportedLines,
+    };
     process.stderr.write(`${JSON.stringify(fields)}\n`);
     reportedLines = droppedLines;
   };

@@ -12,8 +12,7 @@ import { registerDecorator, type ValidationOptions } from 'class-validator';
  * do not exist such as 2026-02-30) is refused: `new Date` parses some of those differently or
  * not at all, and a value the validator accepts must never be one the service cannot read.
  */
-const TIMESTAMP =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?([Zz]|([+-])(\d{2}):(\d{2})))?$/;
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?([Zz]|([+-])(\d{2}):(\d{2})))?$/;
 
 /** The instant a timestamp names, or undefined when it is not one this service accepts. */
 export function parseTimestamp(value: unknown): Date | undefined {

@@ -8,8 +8,7 @@ export const ToInt = (): PropertyDecorator =>
   Transform(({ value }) => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value));
 
 /** Lower-case UUID strings so SQL comparisons are exact (UUIDs are case-insensitive on the wire). */
-export const LowerCase = (): PropertyDecorator =>
-  Transform(({ value }) => (typeof value === 'string' ? value.toLowerCase() : value));
+export const LowerCase = (): PropertyDecorator => Transform(({ value }) => (typeof value === 'string' ? value.toLowerCase() : value));
 
 export const LowerCaseEach = (): PropertyDecorator =>
   Transform(({ value }) => (Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v.toLowerCase() : v)) : value));

@@ -4,15 +4,15 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 
+import type { AppConfig } from '../../env/app-config';
 import { LessonEntity } from '../../lessons/lesson.entity';
 import { EpisodeEntity } from '../../memories/episode.entity';
 import { MemoryEntity } from '../../memories/memory.entity';
 import { VisibilityGrantEntity } from '../../memories/visibility-grant.entity';
-import type { AppConfig } from '../../env/app-config';
 import { DATABASE_TARGET, type DatabaseTarget } from '../database-target';
-import { MemoryAccess } from './memory-access';
 import { TenantGraphMaintainer } from '../tenant-graph-maintainer';
 import { hnswSessionSettings } from './hnsw-settings';
+import { MemoryAccess } from './memory-access';
 import { openStatementPool } from './statement-pool';
 
 /**

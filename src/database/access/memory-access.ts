@@ -6,13 +6,20 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 
 import type { Actor } from '../../auth/principal';
 import type { MemoryScope, WorkspaceScope } from '../../common/scope/memory-scope';
-import { appendAuditEvents, auditInsert, type AuditEvent } from '../audit/audit-log';
 import { LessonEntity } from '../../lessons/lesson.entity';
 import { EpisodeEntity } from '../../memories/episode.entity';
 import { MemoryEntity } from '../../memories/memory.entity';
+import { appendAuditEvents, auditInsert, type AuditEvent } from '../audit/audit-log';
 import { applyMemoryScope, scopeParameters, scopeShapeKey, type AccessPurpose } from '../visibility';
 import { RECORD_SELECT, toRecordRow, type MemoryRecordRow } from './record-statement';
-import { searchStatementSql, textStatementSql, toSearchResult, toTextResult, type SearchStatementResult, type TextStatementResult } from './search-statement';
+import {
+  searchStatementSql,
+  textStatementSql,
+  toSearchResult,
+  toTextResult,
+  type SearchStatementResult,
+  type TextStatementResult,
+} from './search-statement';
 import { bindShape, renderShape, ShapeCache, type StatementShape } from './statement-shape';
 
 export type NewMemory = Omit<MemoryEntity, 'deletedAt' | 'expiredAt' | 'supersededBy'>;
@@ -87,7 +94,10 @@ export class MemoryAccess {
       const names = Object.keys(settings);
       if (names.length > 0) {
         const calls = names.map((_, i) => `set_config($${2 * i + 1}, $${2 * i + 2}, true)`).join(', ');
-        await manager.query(`SELECT ${calls}`, names.flatMap((name) => [name, settings[name]]));
+        await manager.query(
+          `SELECT ${calls}`,
+          names.flatMap((name) => [name, settings[name]]),
+        );
       }
       return fn(new MemoryAccess(manager.connection, manager, this.options));
     });
@@ -99,7 +109,11 @@ export class MemoryAccess {
   }
 
   /** UPDATE of the memories `scope` may touch for `purpose` (alias `memories` in conditions). */
-  updateMemories(scope: MemoryScope, purpose: AccessPurpose, values: QueryDeepPartialEntity<MemoryEntity>): UpdateQueryBuilder<MemoryEntity> {
+  updateMemories(
+    scope: MemoryScope,
+    purpose: AccessPurpose,
+    values: QueryDeepPartialEntity<MemoryEntity>,
+  ): UpdateQueryBuilder<MemoryEntity> {
     const qb = this.manager.createQueryBuilder().update(MemoryEntity).set(values);
     return applyMemoryScope(qb, 'memories', scope, purpose);
   }
@@ -126,8 +140,10 @@ export class MemoryAccess {
       if (gated) names.push('lessonMaxDistance', 'lessonLimit');
       if (keyChecked) names.push('liveKeyId');
       const driver = this.manager.connection.driver as PostgresDriver;
-      return renderShape(searchStatementSql(candidates.getQuery(), gated, candidateLimit, keyChecked), names, (sql, params) =>
-        driver.escapeQueryWithParameters(sql, params) as [string, unknown[]],
+      return renderShape(
+        searchStatementSql(candidates.getQuery(), gated, candidateLimit, keyChecked),
+        names,
+        (sql, params) => driver.escapeQueryWithParameters(sql, params) as [string, unknown[]],
       );
     });
   }
@@ -155,7 +171,8 @@ export class MemoryAccess {
       // a LEFT JOIN, the generic plan of a workspace list on a large user materialized all of
       // the user's counts and compared every listed row with each: 5.2 ms for 20 rows against
       // 4,446 counts at 1M memories; docs/benchmarks.md.)
-      const counts = (column: string) => `(SELECT ac.${column} FROM memory_access_counts ac WHERE ac.user_id = m.user_id AND ac.memory_id = m.id)`;
+      const counts = (column: string) =>
+        `(SELECT ac.${column} FROM memory_access_counts ac WHERE ac.user_id = m.user_id AND ac.memory_id = m.id)`;
       const qb = narrow(
         this.memories(scope, purpose)
           .select(RECORD_SELECT)
@@ -171,7 +188,10 @@ export class MemoryAccess {
       const driver = this.manager.connection.driver as PostgresDriver;
       return renderShape(sql, names, (text, params) => driver.escapeQueryWithParameters(text, params) as [string, unknown[]]);
     });
-    const rows = await this.run<Parameters<typeof toRecordRow>[0]>(shape, bindShape(shape, { ...scopeParameters(scope), ...values, ...page }));
+    const rows = await this.run<Parameters<typeof toRecordRow>[0]>(
+      shape,
+      bindShape(shape, { ...scopeParameters(scope), ...values, ...page }),
+    );
     return rows.map(toRecordRow);
   }
 
@@ -185,8 +205,10 @@ export class MemoryAccess {
       const { bm25, parameters } = render();
       if (typeof parameters.vis_userId !== 'string') throw new Error('textShape: the candidates are not scoped');
       const driver = this.manager.connection.driver as PostgresDriver;
-      return renderShape(textStatementSql(bm25), [...Object.keys(parameters), 'q'], (sql, params) =>
-        driver.escapeQueryWithParameters(sql, params) as [string, unknown[]],
+      return renderShape(
+        textStatementSql(bm25),
+        [...Object.keys(parameters), 'q'],
+        (sql, params) => driver.escapeQueryWithParameters(sql, params) as [string, unknown[]],
       );
     });
   }
@@ -302,7 +324,10 @@ export class MemoryAccess {
       .getQueryAndParameters();
     if (events.length === 0) return void (await this.manager.query(insertSql, insertParameters));
     const audit = auditInsert(actor, events, insertParameters.length);
-    await this.manager.query(`WITH stored AS (${insertSql}), audited AS (${audit.sql}) SELECT 1`, [...insertParameters, ...audit.parameters]);
+    await this.manager.query(`WITH stored AS (${insertSql}), audited AS (${audit.sql}) SELECT 1`, [
+      ...insertParameters,
+      ...audit.parameters,
+    ]);
   }
 
   /**

@@ -8,7 +8,6 @@ export interface MemoryRecordRow {
   lastAccessedAt: Date | null;
 }
 
-
 /** The select list of a record read over the memories alias `m`. */
 export const RECORD_SELECT = MEMORY_COLUMNS.map((c) => `m.${c} AS ${c}`).join(', ');
 

@@ -28,7 +28,6 @@ export interface SearchStatementResult {
   candidateRows: number;
 }
 
-
 /**
  * One statement for a search (named parameters, rendered once per shape by MemoryAccess):
  * - `lesson_hits`: the user's active lessons near the query (user-scoped: the same
@@ -115,7 +114,8 @@ export function toTextResult(rows: (Row & { text_rank: number; bm25_n: number | 
   const first = rows[0];
   return {
     rows: rows.map((r) => ({ memory: toMemory(r), distance: Number(r.distance), textRank: Number(r.text_rank) })),
-    population: first && first.bm25_n !== null && first.bm25_avgdl !== null ? { n: Number(first.bm25_n), avgdl: Number(first.bm25_avgdl) } : null,
+    population:
+      first && first.bm25_n !== null && first.bm25_avgdl !== null ? { n: Number(first.bm25_n), avgdl: Number(first.bm25_avgdl) } : null,
   };
 }
 

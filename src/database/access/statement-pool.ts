@@ -24,7 +24,11 @@ import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 export const GENERIC_PLAN_SESSION: Readonly<Record<string, string>> = { plan_cache_mode: 'force_generic_plan' };
 
 /** `overrides` (tests): pool settings that differ from the main pool's, e.g. `max`. */
-export function openStatementPool(dataSource: DataSource, overrides: PoolConfig = {}, session: Readonly<Record<string, string>> = GENERIC_PLAN_SESSION): Pool {
+export function openStatementPool(
+  dataSource: DataSource,
+  overrides: PoolConfig = {},
+  session: Readonly<Record<string, string>> = GENERIC_PLAN_SESSION,
+): Pool {
   const master = (dataSource.driver as PostgresDriver).master as Pool & { options: PoolConfig };
   const { options: sessionOptions, ...rest } = master.options;
   const settings = Object.entries(session).map(([name, value]) => {

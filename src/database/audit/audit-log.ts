@@ -88,7 +88,9 @@ export function auditInsert(actor: Actor, events: readonly AuditEvent[], offset:
 }
 
 /** The tenant columns of an event from a memory scope's ids. */
-export function scopeColumns(scope: { kind: 'user'; userId: string } | { kind: 'workspace'; userId: string; workspaceId: string; agentId: string }) {
+export function scopeColumns(
+  scope: { kind: 'user'; userId: string } | { kind: 'workspace'; userId: string; workspaceId: string; agentId: string },
+) {
   return scope.kind === 'workspace'
     ? { userId: scope.userId, workspaceId: scope.workspaceId, agentId: scope.agentId }
     : { userId: scope.userId, workspaceId: null, agentId: null };

@@ -6,8 +6,7 @@ import { flatten, inputSegments } from './input-segments';
 
 /** A finding of the write gate: a sanitizer rule, or the classifier with its score. */
 export type GateFinding =
-  | (SanitizerFinding & { source: 'rule' })
-  | (SanitizerFinding & { source: 'classifier'; score: number; threshold: number });
+  (SanitizerFinding & { source: 'rule' }) | (SanitizerFinding & { source: 'classifier'; score: number; threshold: number });
 
 export const CLASSIFIER_RULE_ID = 'classifier:injection';
 
@@ -53,16 +52,29 @@ const judge = (text: string, model: GateModel): Judged => {
 export const LONG_INPUT_CHARS = 20_000;
 
 const judgeLightly = (text: string, model: GateModel): Judged => {
-  const sanitized: SanitizerResult = { blocked: false, findings: [], normalized: text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim() };
+  const sanitized: SanitizerResult = {
+    blocked: false,
+    findings: [],
+    normalized: text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim(),
+  };
   return { sanitized, score: classifierScore(model, sanitized) };
 };
 
 /** Second person or a linking word at the start: a sentence that keeps talking to the model. */
-const ADDRESSES_MODEL = /(?:^|[\s,;:])(?:you|your|yourself|tu|vous|du|dich|dir|sie|usted|voc[eê]|ты|тебе|你|あなた|너)(?=$|[\s,;:.!?'’])|^(?:and|then|also|after that|afterwards|remember|never|always|do not|don't)\b/iu;
+const ADDRESSES_MODEL =
+  /(?:^|[\s,;:])(?:you|your|yourself|tu|vous|du|dich|dir|sie|usted|voc[eê]|ты|тебе|你|あなた|너)(?=$|[\s,;:.!?'’])|^(?:and|then|also|after that|afterwards|remember|never|always|do not|don't)\b/iu;
 
 function classifierFinding(text: string, score: number, threshold: number): GateFinding {
   const flat = flatten(text);
-  return { source: 'classifier', ruleId: CLASSIFIER_RULE_ID, category: 'classifier', severity: 'block', excerpt: excerptAround(flat, 0, Math.min(flat.length, 80)), score: round(score), threshold: round(threshold) };
+  return {
+    source: 'classifier',
+    ruleId: CLASSIFIER_RULE_ID,
+    category: 'classifier',
+    severity: 'block',
+    excerpt: excerptAround(flat, 0, Math.min(flat.length, 80)),
+    score: round(score),
+    threshold: round(threshold),
+  };
 }
 
 const round = (value: number): number => Math.round(value * 1000) / 1000;
@@ -127,7 +139,8 @@ function collectFindings(pieces: string[], judged: Judged[], whole: Judged, mode
   const classifier: GateFinding[] = [];
   judged.forEach(({ sanitized, score }, i) => {
     sanitized.findings.forEach(addRule);
-    if (score >= model.threshold && !sanitized.findings.some(isBlock)) classifier.push(classifierFinding(pieces[i], score, model.threshold));
+    if (score >= model.threshold && !sanitized.findings.some(isBlock))
+      classifier.push(classifierFinding(pieces[i], score, model.threshold));
   });
   whole.sanitized.findings.forEach(addRule);
   const anySegmentFlagged = judged.some(({ sanitized, score }) => sanitized.blocked || score >= model.threshold);

@@ -137,7 +137,10 @@ export function chooseThresholds(training: readonly PreparedEntry[], options: Tr
   let rulesFalsePositives = 0;
   let legitimate = 0;
   for (let f = 0; f < INNER_FOLDS; f++) {
-    const model = train(training.filter((_p, i) => fold[i] !== f), options);
+    const model = train(
+      training.filter((_p, i) => fold[i] !== f),
+      options,
+    );
     training.forEach((p, i) => {
       if (fold[i] !== f || p.positive) return;
       legitimate++;
@@ -208,7 +211,10 @@ function scoreWith(model: LinearModel, thresholds: Thresholds, p: PreparedEntry)
 }
 
 /** Stratified, grouped k-fold cross-validation: each entry scored by a model that never saw its group. */
-export function crossValidate(prepared: readonly PreparedEntry[], options: TrainingOptions = DEFAULT_TRAINING): { outcomes: Outcome[]; thresholds: Thresholds[] } {
+export function crossValidate(
+  prepared: readonly PreparedEntry[],
+  options: TrainingOptions = DEFAULT_TRAINING,
+): { outcomes: Outcome[]; thresholds: Thresholds[] } {
   const fold = groupFolds(prepared, OUTER_FOLDS, options.seed);
   const outcomes: Outcome[] = [];
   const thresholds: Thresholds[] = [];
@@ -233,7 +239,10 @@ export function leaveOneFamilyOut(prepared: readonly PreparedEntry[], options: T
     const training = prepared.filter((p) => !held(p));
     const chosen = chooseThresholds(training, options, options.seed);
     const model = train(training, options);
-    result.set(family, prepared.filter(held).map((p) => scoreWith(model, chosen, p)));
+    result.set(
+      family,
+      prepared.filter(held).map((p) => scoreWith(model, chosen, p)),
+    );
   }
   return result;
 }

@@ -1,6 +1,6 @@
-import { FEATURE_BITS, FEATURE_COUNT, dot, featurize, sigmoid } from './hashed-features';
-import type { LinearModel } from './logistic-regression';
 import type { SanitizerResult } from '../sanitizer/sanitizer.types';
+import { dot, FEATURE_BITS, FEATURE_COUNT, featurize, sigmoid } from './hashed-features';
+import type { LinearModel } from './logistic-regression';
 
 /** What `npm run train:gate` writes (gate-model.json), and what it is read back into. */
 export interface StoredGateModel {
@@ -29,7 +29,11 @@ export function classifierScore(model: Pick<GateModel, 'weights' | 'bias'>, sani
 }
 
 /** int8 with one scale: 256 KB for 2^18 weights; the scores move by well under 0.01. */
-export function storeModel(model: LinearModel, thresholds: { threshold: number; continuationThreshold: number }, trainedOn: StoredGateModel['trainedOn']): StoredGateModel {
+export function storeModel(
+  model: LinearModel,
+  thresholds: { threshold: number; continuationThreshold: number },
+  trainedOn: StoredGateModel['trainedOn'],
+): StoredGateModel {
   let largest = 0;
   for (const weight of model.weights) largest = Math.max(largest, Math.abs(weight));
   const scale = largest / 127 || 1;
@@ -47,7 +51,8 @@ export function storeModel(model: LinearModel, thresholds: { threshold: number; 
 }
 
 export function loadModel(stored: StoredGateModel): GateModel {
-  if (stored.featureBits !== FEATURE_BITS) throw new Error(`gate model has ${stored.featureBits} feature bits, the code expects ${FEATURE_BITS}: run npm run train:gate`);
+  if (stored.featureBits !== FEATURE_BITS)
+    throw new Error(`gate model has ${stored.featureBits} feature bits, the code expects ${FEATURE_BITS}: run npm run train:gate`);
   const bytes = Buffer.from(stored.weights, 'base64');
   if (bytes.length !== FEATURE_COUNT) throw new Error('gate model weights are truncated: run npm run train:gate');
   const weights = new Float32Array(FEATURE_COUNT);

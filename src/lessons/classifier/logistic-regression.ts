@@ -1,4 +1,4 @@
-import { FEATURE_COUNT, dot, sigmoid, type SparseVector } from './hashed-features';
+import { dot, FEATURE_COUNT, sigmoid, type SparseVector } from './hashed-features';
 
 export interface LinearModel {
   weights: Float32Array;
@@ -31,7 +31,11 @@ function rng(seed: number): () => number {
  * Logistic regression by AdaGrad over sparse vectors, classes weighted to balance (there are
  * about two legitimate examples per attack). Deterministic for a seed.
  */
-export function trainLogistic(vectors: readonly SparseVector[], labels: readonly number[], options: TrainingOptions = DEFAULT_TRAINING): LinearModel {
+export function trainLogistic(
+  vectors: readonly SparseVector[],
+  labels: readonly number[],
+  options: TrainingOptions = DEFAULT_TRAINING,
+): LinearModel {
   const weights = new Float32Array(FEATURE_COUNT);
   const squared = new Float32Array(FEATURE_COUNT);
   let bias = 0;

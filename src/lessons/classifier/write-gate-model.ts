@@ -1,5 +1,5 @@
-import type { SanitizerResult } from '../sanitizer/sanitizer.types';
 import { sanitizeInput } from '../sanitizer/sanitize-input';
+import type { SanitizerResult } from '../sanitizer/sanitizer.types';
 import { CLASSIFIER_RULE_ID, type GateFinding, type Judged } from './assess-input';
 import { classifierScore, loadModel, type GateModel, type StoredGateModel } from './gate-model';
 import stored from './gate-model.json';
@@ -29,7 +29,15 @@ export function factJudgement({ sanitized, score }: Judged, gate: GateModel = sh
   const findings: GateFinding[] = sanitized.findings.map((finding) => ({ ...finding, source: 'rule' as const }));
   const flagged = score >= gate.threshold;
   if (flagged && !sanitized.blocked) {
-    findings.push({ source: 'classifier', ruleId: CLASSIFIER_RULE_ID, category: 'classifier', severity: 'block', excerpt: sanitized.normalized.slice(0, 80), score: Math.round(score * 1000) / 1000, threshold: Math.round(gate.threshold * 1000) / 1000 });
+    findings.push({
+      source: 'classifier',
+      ruleId: CLASSIFIER_RULE_ID,
+      category: 'classifier',
+      severity: 'block',
+      excerpt: sanitized.normalized.slice(0, 80),
+      score: Math.round(score * 1000) / 1000,
+      threshold: Math.round(gate.threshold * 1000) / 1000,
+    });
   }
   return { sanitized, blocked: sanitized.blocked || flagged, findings };
 }

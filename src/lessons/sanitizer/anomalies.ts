@@ -18,7 +18,8 @@ export const ANOMALY_RULES: readonly SanitizerRuleInfo[] = [
     id: 'anomaly:repetition',
     category: 'anomaly',
     severity: 'warn',
-    description: 'Heavy repetition: one token or line repeated many times, a long run of one character, or very few distinct tokens in a long text.',
+    description:
+      'Heavy repetition: one token or line repeated many times, a long run of one character, or very few distinct tokens in a long text.',
   },
   {
     id: 'anomaly:script-mixing',
@@ -88,7 +89,10 @@ function findRepetition(normalized: string): string | null {
     if ((share > 0.3 && topCount >= 20) || (tokens.length <= 5000 && distinctRatio < 0.15)) return excerptOf(normalized, top);
   }
 
-  const lines = normalized.split('\n').map((line) => line.trim()).filter((line) => line.length >= 8);
+  const lines = normalized
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.length >= 8);
   if (lines.length >= 5) {
     const counts = new Map<string, number>();
     for (const line of lines) counts.set(line, (counts.get(line) ?? 0) + 1);

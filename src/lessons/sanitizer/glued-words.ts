@@ -77,7 +77,9 @@ const REJOIN_TARGETS = new Set([...STRONG_TRIGGERS].filter((word) => word.length
 /** First two letters of every target, as char-code pairs: a cheap first test for each word. */
 const TARGET_STARTS = new Set([...REJOIN_TARGETS].map((word) => word.charCodeAt(0) * 65536 + word.charCodeAt(1)));
 /** Every proper prefix of a target: a fragment that is not one cannot start a broken word. */
-const TARGET_PREFIXES = new Set([...REJOIN_TARGETS].flatMap((word) => Array.from({ length: word.length - 1 }, (_, i) => word.slice(0, i + 1))));
+const TARGET_PREFIXES = new Set(
+  [...REJOIN_TARGETS].flatMap((word) => Array.from({ length: word.length - 1 }, (_, i) => word.slice(0, i + 1))),
+);
 
 /**
  * "ign ore prev ious": two or three adjacent fragments that together spell a trigger word, where
@@ -86,7 +88,7 @@ const TARGET_PREFIXES = new Set([...REJOIN_TARGETS].flatMap((word) => Array.from
 function rejoinBrokenWords(text: string): SegmentedCopy | null {
   const words: { start: number; end: number }[] = [];
   let followers = 0;
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     if (!isAsciiLower(text.charCodeAt(i))) {
       i++;
       continue;

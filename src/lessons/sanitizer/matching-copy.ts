@@ -34,7 +34,10 @@ export function buildMatchingCopy(text: string, latinDominant: boolean, signals:
       const parts = token.split(GLUE_SPLIT);
       if (!parts.some((part) => STRONG_TRIGGERS.has(readLookalikes(readLeet(part), latinDominant)))) return token;
       meaningful = true;
-      return parts.map((part) => readLookalikes(readLeet(part), latinDominant)).join(' ').padEnd(token.length, ' ');
+      return parts
+        .map((part) => readLookalikes(readLeet(part), latinDominant))
+        .join(' ')
+        .padEnd(token.length, ' ');
     }
     const leet = readLeet(token);
     if (leet !== token && LEXICON.has(leet)) {
@@ -44,7 +47,8 @@ export function buildMatchingCopy(text: string, latinDominant: boolean, signals:
     const lookalike = readLookalikes(leet, latinDominant);
     if (lookalike !== leet && LEXICON.has(lookalike)) {
       meaningful = true;
-      if (STRONG_TRIGGERS.has(lookalike) && signals.lookalikeTriggerWords.length < MAX_SIGNAL_SAMPLES) signals.lookalikeTriggerWords.push(lookalike);
+      if (STRONG_TRIGGERS.has(lookalike) && signals.lookalikeTriggerWords.length < MAX_SIGNAL_SAMPLES)
+        signals.lookalikeTriggerWords.push(lookalike);
     }
     return lookalike;
   });

@@ -81,7 +81,10 @@ export function normalizeText(content: string): NormalizedText {
 
   // Runs of horizontal space become one space; any run containing a line break becomes one
   // newline. Two linear passes: a single /\s*\n\s*/ can backtrack quadratically on long blanks.
-  text = text.replace(/[^\S\n]+/g, ' ').replace(/ ?\n[ \n]*/g, '\n').trim();
+  text = text
+    .replace(/[^\S\n]+/g, ' ')
+    .replace(/ ?\n[ \n]*/g, '\n')
+    .trim();
 
   let latinLetters = 0;
   let lookalikeScriptLetters = 0;

@@ -89,11 +89,16 @@ export function obfuscationFindings(text: NormalizedText): SanitizerFinding[] {
   const findings: SanitizerFinding[] = [];
   if (signals.zeroWidthWords.length > 0) findings.push(finding('obfuscation:zero-width', excerptOf(normalized, signals.zeroWidthWords[0])));
   if (signals.suspiciousBidi) findings.push(finding('obfuscation:bidi-control', excerptOf(normalized, '')));
-  if (signals.tagText !== null) findings.push(finding('obfuscation:unicode-tags', excerptOf(normalized, signals.tagText.toLowerCase().trim())));
-  if (signals.mixedScriptWords.length > 0) findings.push(finding('obfuscation:mixed-script', excerptOf(normalized, signals.mixedScriptWords[0])));
-  if (signals.spacedTriggerRuns.length > 0) findings.push(finding('obfuscation:spaced-letters', excerptOf(normalized, signals.spacedTriggerRuns[0])));
-  if (signals.leetTriggerWords.length > 0) findings.push(finding('obfuscation:leetspeak', excerptOfAligned(text, signals.leetTriggerWords[0])));
-  if (signals.lookalikeTriggerWords.length > 0) findings.push(finding('obfuscation:lookalike-letters', excerptOfAligned(text, signals.lookalikeTriggerWords[0])));
+  if (signals.tagText !== null)
+    findings.push(finding('obfuscation:unicode-tags', excerptOf(normalized, signals.tagText.toLowerCase().trim())));
+  if (signals.mixedScriptWords.length > 0)
+    findings.push(finding('obfuscation:mixed-script', excerptOf(normalized, signals.mixedScriptWords[0])));
+  if (signals.spacedTriggerRuns.length > 0)
+    findings.push(finding('obfuscation:spaced-letters', excerptOf(normalized, signals.spacedTriggerRuns[0])));
+  if (signals.leetTriggerWords.length > 0)
+    findings.push(finding('obfuscation:leetspeak', excerptOfAligned(text, signals.leetTriggerWords[0])));
+  if (signals.lookalikeTriggerWords.length > 0)
+    findings.push(finding('obfuscation:lookalike-letters', excerptOfAligned(text, signals.lookalikeTriggerWords[0])));
   return findings;
 }
 

@@ -17,7 +17,35 @@ type Node =
   | { kind: 'assertion' }
   | { kind: 'other'; min: number };
 
-const CLASS_ESCAPES = new Set(['d', 'D', 's', 'S', 'w', 'W', 'p', 'P', 'u', 'x', 'k', 'c', 'n', 'r', 't', 'f', 'v', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
+const CLASS_ESCAPES = new Set([
+  'd',
+  'D',
+  's',
+  'S',
+  'w',
+  'W',
+  'p',
+  'P',
+  'u',
+  'x',
+  'k',
+  'c',
+  'n',
+  'r',
+  't',
+  'f',
+  'v',
+  '0',
+  '1',
+  '2',
+  '3',
+  '4',
+  '5',
+  '6',
+  '7',
+  '8',
+  '9',
+]);
 
 export function anchorsOf(source: string): string[] | null {
   const parser = new Parser(source);

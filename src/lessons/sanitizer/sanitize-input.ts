@@ -5,8 +5,8 @@ import { normalizeText } from './normalize-text';
 import { encodedPayloadFinding, obfuscationFindings, reversedTextFinding } from './obfuscation-findings';
 import { RuleMatcher } from './rule-matcher';
 import { PATTERN_RULES } from './sanitizer-rules';
-import { STRONG_TRIGGERS } from './trigger-lexicon';
 import type { SanitizerFinding, SanitizerResult } from './sanitizer.types';
+import { STRONG_TRIGGERS } from './trigger-lexicon';
 
 const MATCHER = new RuleMatcher(PATTERN_RULES);
 const BLOCK_MATCHER = new RuleMatcher(PATTERN_RULES.filter((rule) => rule.severity === 'block'));

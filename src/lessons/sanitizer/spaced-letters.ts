@@ -1,5 +1,5 @@
-import { SEGMENT_LEXICON, STRONG_TRIGGERS } from './trigger-lexicon';
 import { scriptOf } from './script-of';
+import { SEGMENT_LEXICON, STRONG_TRIGGERS } from './trigger-lexicon';
 import { LEET_TO_LATIN } from './unicode-tables';
 
 /**
@@ -28,7 +28,10 @@ const LETTER = /^\p{L}$/u;
 /** A letter of a script written with spaces between words, a digit, or @/$ (leetspeak). CJK never. */
 function isUnit(ch: string): boolean {
   const code = ch.charCodeAt(0);
-  if (code < 0x80) return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x40 || code === 0x24;
+  if (code < 0x80)
+    return (
+      (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x40 || code === 0x24
+    );
   const script = scriptOf(code);
   return script === 'latin' || script === 'cyrillic' || script === 'greek';
 }
@@ -166,7 +169,10 @@ export function segment(word: string): string {
   let i = 0;
   while (i < word.length) {
     let matched = 0;
-    const candidates = word[i] === '1' ? [...(LEXICON_BY_FIRST.get('i') ?? NO_WORDS), ...(LEXICON_BY_FIRST.get('l') ?? NO_WORDS)] : (LEXICON_BY_FIRST.get(plain[i]) ?? NO_WORDS);
+    const candidates =
+      word[i] === '1'
+        ? [...(LEXICON_BY_FIRST.get('i') ?? NO_WORDS), ...(LEXICON_BY_FIRST.get('l') ?? NO_WORDS)]
+        : (LEXICON_BY_FIRST.get(plain[i]) ?? NO_WORDS);
     for (const candidate of candidates) {
       if (candidate.length > word.length - i) continue;
       if (matchesAt(plain, plainL, word, i, candidate)) {

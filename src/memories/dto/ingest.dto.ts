@@ -18,7 +18,13 @@ export class IngestDto extends WriterScopeFieldsDto {
   @Length(1, LIMITS.conversation, { message: `conversation must be 1 to ${LIMITS.conversation} characters` })
   conversation: string;
 
-  @ApiProperty({ type: String, minLength: 1, maxLength: LIMITS.sourceSite, description: 'Where the text comes from; decides its trust score.', example: 'chat.example' })
+  @ApiProperty({
+    type: String,
+    minLength: 1,
+    maxLength: LIMITS.sourceSite,
+    description: 'Where the text comes from; decides its trust score.',
+    example: 'chat.example',
+  })
   @IsString({ message: 'source_site must be a string' })
   @Length(1, LIMITS.sourceSite, { message: `source_site must be 1 to ${LIMITS.sourceSite} characters` })
   source_site: string;

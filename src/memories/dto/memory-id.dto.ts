@@ -7,7 +7,12 @@ import { AGENT_EXAMPLE, UUID_EXAMPLE } from '../../openapi/scope.schema';
 import { OwnerScopeFieldsDto, ScopeFieldsDto } from './scope-fields.dto';
 
 export class MemoryIdParams {
-  @ApiProperty({ type: String, format: 'uuid', description: 'The memory. Not a UUID: 400 `id must be a valid UUID`.', example: UUID_EXAMPLE })
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    description: 'The memory. Not a UUID: 400 `id must be a valid UUID`.',
+    example: UUID_EXAMPLE,
+  })
   @IsUUID('all', { message: 'id must be a valid UUID' })
   @LowerCase()
   id: string;
@@ -24,7 +29,12 @@ export class GrantParams extends MemoryIdParams {
 export class ScopeQueryDto extends ScopeFieldsDto {}
 
 export class UpdateVisibilityDto extends OwnerScopeFieldsDto {
-  @ApiProperty({ type: String, enum: VISIBILITY_MODES, description: 'Making a memory not `restricted` drops its grants.', example: 'agent_only' })
+  @ApiProperty({
+    type: String,
+    enum: VISIBILITY_MODES,
+    description: 'Making a memory not `restricted` drops its grants.',
+    example: 'agent_only',
+  })
   @IsIn(VISIBILITY_MODES, { message: VISIBILITY_MODES_MESSAGE })
   visibility: VisibilityMode;
 }

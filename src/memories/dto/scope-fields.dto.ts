@@ -61,7 +61,10 @@ export class OwnerScopeFieldsDto extends UserIdField {
   @Allow()
   workspace_id?: unknown;
 
-  @ApiProperty({ ...AGENT_ID_SCHEMA, description: 'The calling agent, which must own the memory (else 403, or 404 when it cannot see it).' })
+  @ApiProperty({
+    ...AGENT_ID_SCHEMA,
+    description: 'The calling agent, which must own the memory (else 403, or 404 when it cannot see it).',
+  })
   @Allow()
   agent_id?: unknown;
 

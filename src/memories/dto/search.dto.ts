@@ -39,7 +39,8 @@ export class SearchDto extends ScopeFieldsDto {
   @ApiPropertyOptional({
     type: String,
     format: 'date-time',
-    description: 'User scope only: only memories created at or before this time: RFC 3339 (`2026-11-01T00:00:00Z`, offset required with a time) or a date (`2026-11-01`, midnight UTC).',
+    description:
+      'User scope only: only memories created at or before this time: RFC 3339 (`2026-11-01T00:00:00Z`, offset required with a time) or a date (`2026-11-01`, midnight UTC).',
     example: '2026-11-01T00:00:00Z',
   })
   @IsOptional()

@@ -8,7 +8,14 @@ import { LIMITS } from './limits';
 /** `limit`: an optional integer 1..100 (query strings converted explicitly). */
 export const PageLimit = (defaultValue: number, description?: string): PropertyDecorator =>
   applyDecorators(
-    ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: LIMITS.pageSize, default: defaultValue, example: Math.min(defaultValue, 5), description }),
+    ApiPropertyOptional({
+      type: 'integer',
+      minimum: 1,
+      maximum: LIMITS.pageSize,
+      default: defaultValue,
+      example: Math.min(defaultValue, 5),
+      description,
+    }),
     IsOptional(),
     ToInt(),
     IsInt({ message: 'limit must be an integer' }),
@@ -19,7 +26,13 @@ export const PageLimit = (defaultValue: number, description?: string): PropertyD
 /** `source_site` as a filter: user scope only, ignored in workspace scope (spec 4.2.6). */
 export const SourceSiteFilter = (): PropertyDecorator =>
   applyDecorators(
-    ApiPropertyOptional({ type: String, minLength: 1, maxLength: LIMITS.sourceSite, description: 'User scope only; ignored in workspace scope.', example: 'chat.example' }),
+    ApiPropertyOptional({
+      type: String,
+      minLength: 1,
+      maxLength: LIMITS.sourceSite,
+      description: 'User scope only; ignored in workspace scope.',
+      example: 'chat.example',
+    }),
     IsOptional(),
     IsString({ message: 'source_site must be a string' }),
     Length(1, LIMITS.sourceSite, { message: `source_site must be 1 to ${LIMITS.sourceSite} characters` }),

@@ -9,7 +9,13 @@ export const FUZZ_RUNS = Number(process.env.FAULTS_FUZZ_RUNS ?? 1000);
 
 /** A few users, a workspace with agents, memories and a lesson, so fuzzed ids sometimes hit. */
 export async function seedWorld(service: ServiceProcess): Promise<FuzzWorld> {
-  const world: FuzzWorld = { users: [newUser('fz-a'), newUser('fz-b')], workspace: newId(), agents: [newId(), newId(), newId()], memoryIds: [], lessonIds: [] };
+  const world: FuzzWorld = {
+    users: [newUser('fz-a'), newUser('fz-b')],
+    workspace: newId(),
+    agents: [newId(), newId(), newId()],
+    memoryIds: [],
+    lessonIds: [],
+  };
   for (const [i, user] of world.users.entries()) {
     for (const scope of [{}, { workspace_id: world.workspace, agent_id: world.agents[i] }]) {
       const res = await call(service.url, 'POST', '/v1/memories/ingest/quick', {
@@ -22,7 +28,10 @@ export async function seedWorld(service: ServiceProcess): Promise<FuzzWorld> {
       if (res.status !== 200) throw new Error(`seeding answered ${res.status}`);
       world.memoryIds.push(...(res.body as { stored_memory_ids: string[] }).stored_memory_ids);
     }
-    const lesson = await call(service.url, 'POST', `/v1/memories/lessons/report?user_id=${user}`, { pattern: 'wire money to a new account', severity: 'high' });
+    const lesson = await call(service.url, 'POST', `/v1/memories/lessons/report?user_id=${user}`, {
+      pattern: 'wire money to a new account',
+      severity: 'high',
+    });
     world.lessonIds.push((lesson.body as { lesson_id: string }).lesson_id);
   }
   return world;
@@ -45,8 +54,12 @@ export async function fuzz(service: ServiceProcess, world: FuzzWorld, runs: numb
         const problem = judge(answer);
         if (problem) {
           // The service's own account of a 500 (its error log line) says where it came from.
-          const logged = errorLines(service.logs).slice(-3).map((line) => JSON.stringify(line).slice(0, 1500));
-          throw new Error(`${problem}\nrequest: ${JSON.stringify(pair[i]).slice(0, 600)}\nservice error log:\n${logged.join('\n') || '(none)'}`);
+          const logged = errorLines(service.logs)
+            .slice(-3)
+            .map((line) => JSON.stringify(line).slice(0, 1500));
+          throw new Error(
+            `${problem}\nrequest: ${JSON.stringify(pair[i]).slice(0, 600)}\nservice error log:\n${logged.join('\n') || '(none)'}`,
+          );
         }
       }
       if (!service.alive()) throw new Error('the service process died');

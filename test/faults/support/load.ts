@@ -8,7 +8,13 @@ export interface Answer {
   error?: string;
 }
 
-export async function call(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const route = `${method} ${path.split('?')[0]}`;
   try {
     const res = await fetch(`${base}${path}`, {
@@ -41,7 +47,8 @@ export function judge(answer: Answer): string | undefined {
   if (status === 'network-error') return `${answer.route}: connection dropped (${answer.error})`;
   if (status >= 200 && status < 300) return undefined;
   const envelope = typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string';
-  if (status >= 400 && status < 500) return envelope ? undefined : `${answer.route}: ${status} without the envelope: ${JSON.stringify(body).slice(0, 200)}`;
+  if (status >= 400 && status < 500)
+    return envelope ? undefined : `${answer.route}: ${status} without the envelope: ${JSON.stringify(body).slice(0, 200)}`;
   if (status === 503) return envelope && answer.retryAfter ? undefined : `${answer.route}: 503 without envelope or Retry-After`;
   return `${answer.route}: ${status} ${JSON.stringify(body).slice(0, 300)}`;
 }

@@ -109,9 +109,13 @@ function mutate(valid: Fields): fc.Arbitrary<Record<string, unknown>> {
   const names = Object.keys(valid);
   return fc
     .record({
-      base: fc.record(valid, { requiredKeys: names.filter((n) => n === 'user_id' || n === 'query' || n === 'conversation' || n === 'source_site') }),
+      base: fc.record(valid, {
+        requiredKeys: names.filter((n) => n === 'user_id' || n === 'query' || n === 'conversation' || n === 'source_site'),
+      }),
       replaced: fc.dictionary(fc.constantFrom(...names), hostileValue, { maxKeys: 3 }),
-      extra: fc.option(fc.tuple(fc.oneof(hostileString, fc.constantFrom('__proto__', 'constructor', 'importance', 'id')), hostileValue), { freq: 5 }),
+      extra: fc.option(fc.tuple(fc.oneof(hostileString, fc.constantFrom('__proto__', 'constructor', 'importance', 'id')), hostileValue), {
+        freq: 5,
+      }),
     })
     .map(({ base, replaced, extra }) => {
       const out: Record<string, unknown> = { ...base };
@@ -148,10 +152,18 @@ export function requestArbitrary(world: FuzzWorld): fc.Arbitrary<FuzzRequest> {
     { weight: 1, arbitrary: hostileString.map(encodeSegment) },
     { weight: 1, arbitrary: fc.constantFrom(...MALFORMED_SEGMENTS) },
   );
-  const lessonId = fc.oneof(fc.constantFrom(...world.lessonIds), fc.uuid(), hostileString.map(encodeSegment), fc.constantFrom(...MALFORMED_SEGMENTS));
+  const lessonId = fc.oneof(
+    fc.constantFrom(...world.lessonIds),
+    fc.uuid(),
+    hostileString.map(encodeSegment),
+    fc.constantFrom(...MALFORMED_SEGMENTS),
+  );
   const ingestFields = (withWorkspace: boolean): Fields => ({
     ...pick(withWorkspace),
-    conversation: fc.oneof(fc.constantFrom('user: I moved to Porto.\nuser: I like figs.', 'The deploy key rotates monthly'), fc.string({ minLength: 1, maxLength: 200 })),
+    conversation: fc.oneof(
+      fc.constantFrom('user: I moved to Porto.\nuser: I like figs.', 'The deploy key rotates monthly'),
+      fc.string({ minLength: 1, maxLength: 200 }),
+    ),
     source_site: fc.constantFrom('chat.example', 'docs', 'web'),
     source_url: fc.webUrl(),
     metadata: fc.dictionary(fc.string({ maxLength: 8 }), fc.oneof(fc.string({ maxLength: 20 }), fc.integer()), { maxKeys: 3 }),
@@ -178,24 +190,70 @@ export function requestArbitrary(world: FuzzWorld): fc.Arbitrary<FuzzRequest> {
     fc.boolean().chain((ws) => body('POST', '/v1/memories/ingest', ingestFields(ws))),
     fc.boolean().chain((ws) => body('POST', '/v1/memories/search', searchFields(ws))),
     fc.boolean().chain((ws) => body('POST', '/v1/memories/search/fast', searchFields(ws))),
-    fc.boolean().chain((ws) => body('POST', '/v1/memories/expand', { ...pick(ws), memory_ids: fc.array(memoryId, { minLength: 1, maxLength: 5 }) })),
+    fc
+      .boolean()
+      .chain((ws) => body('POST', '/v1/memories/expand', { ...pick(ws), memory_ids: fc.array(memoryId, { minLength: 1, maxLength: 5 }) })),
     fc.boolean().chain((ws) =>
-      query('GET', fc.constant('/v1/memories/list'), { ...pick(ws), limit: fc.integer({ min: 1, max: 100 }).map(String), offset: fc.nat(50).map(String), source_site: fc.constant('docs'), episode_id: fc.uuid() }),
+      query('GET', fc.constant('/v1/memories/list'), {
+        ...pick(ws),
+        limit: fc.integer({ min: 1, max: 100 }).map(String),
+        offset: fc.nat(50).map(String),
+        source_site: fc.constant('docs'),
+        episode_id: fc.uuid(),
+      }),
     ),
-    fc.boolean().chain((ws) => query('GET', pathId.map((id) => `/v1/memories/${id}`), pick(ws))),
-    fc.boolean().chain((ws) => query('DELETE', pathId.map((id) => `/v1/memories/${id}`), pick(ws))),
-    pathId.chain((id) => body('PATCH', `/v1/memories/${id}`, { ...owner, visibility: fc.constantFrom('workspace', 'agent_only', 'restricted') })),
+    fc.boolean().chain((ws) =>
+      query(
+        'GET',
+        pathId.map((id) => `/v1/memories/${id}`),
+        pick(ws),
+      ),
+    ),
+    fc.boolean().chain((ws) =>
+      query(
+        'DELETE',
+        pathId.map((id) => `/v1/memories/${id}`),
+        pick(ws),
+      ),
+    ),
+    pathId.chain((id) =>
+      body('PATCH', `/v1/memories/${id}`, { ...owner, visibility: fc.constantFrom('workspace', 'agent_only', 'restricted') }),
+    ),
     pathId.chain((id) => body('POST', `/v1/memories/${id}/grants`, { ...owner, grantee_agent_id: agent })),
-    query('GET', pathId.map((id) => `/v1/memories/${id}/grants`), owner),
-    query('DELETE', fc.tuple(pathId, agent).map(([id, g]) => `/v1/memories/${id}/grants/${g}`), owner),
+    query(
+      'GET',
+      pathId.map((id) => `/v1/memories/${id}/grants`),
+      owner,
+    ),
+    query(
+      'DELETE',
+      fc.tuple(pathId, agent).map(([id, g]) => `/v1/memories/${id}/grants/${g}`),
+      owner,
+    ),
     query('GET', fc.constant('/v1/memories/lessons'), { user_id: user }),
     query('GET', fc.constant('/v1/memories/lessons/stats'), { user_id: user }),
     fc
-      .tuple(mutate({ user_id: user }), mutate({ pattern: fc.constantFrom('wire money', 'figs'), source_memory_ids: fc.array(memoryId, { maxLength: 2 }), severity: fc.constantFrom('low', 'medium', 'high') }))
+      .tuple(
+        mutate({ user_id: user }),
+        mutate({
+          pattern: fc.constantFrom('wire money', 'figs'),
+          source_memory_ids: fc.array(memoryId, { maxLength: 2 }),
+          severity: fc.constantFrom('low', 'medium', 'high'),
+        }),
+      )
       .map(([q, b]) => ({ method: 'POST' as const, path: `/v1/memories/lessons/report${toQuery(q)}`, body: b })),
-    query('DELETE', lessonId.map((id) => `/v1/memories/lessons/${id}`), { user_id: user }),
+    query(
+      'DELETE',
+      lessonId.map((id) => `/v1/memories/lessons/${id}`),
+      { user_id: user },
+    ),
     query('GET', fc.constant('/v1/agents/trust'), { user_id: user, agent_id: agent }),
-    body('PUT', '/v1/agents/trust', { user_id: user, agent_id: agent, trust_level: fc.double({ min: 0, max: 1, noNaN: true }), display_name: fc.constantFrom('scraper', 'planner') }),
+    body('PUT', '/v1/agents/trust', {
+      user_id: user,
+      agent_id: agent,
+      trust_level: fc.double({ min: 0, max: 1, noNaN: true }),
+      display_name: fc.constantFrom('scraper', 'planner'),
+    }),
     body('PUT', '/v1/memories/config', {
       max_search_results: fc.integer({ min: 1, max: 100 }),
       trust_score_min_threshold: fc.double({ min: 0, max: 0.3, noNaN: true }),
@@ -208,7 +266,14 @@ export function requestArbitrary(world: FuzzWorld): fc.Arbitrary<FuzzRequest> {
   // Whole bodies that are not what a route expects.
   const rawBodies: fc.Arbitrary<FuzzRequest> = fc
     .tuple(
-      fc.constantFrom('/v1/memories/search', '/v1/memories/ingest/quick', '/v1/memories/expand', '/v1/agents/trust', '/v1/memories/config', '/v1/memories/lessons/report?user_id=u'),
+      fc.constantFrom(
+        '/v1/memories/search',
+        '/v1/memories/ingest/quick',
+        '/v1/memories/expand',
+        '/v1/agents/trust',
+        '/v1/memories/config',
+        '/v1/memories/lessons/report?user_id=u',
+      ),
       fc.oneof(
         fc.constant({ body: `{"user_id":"u","query":${'['.repeat(4000)}${']'.repeat(4000)}}`, type: 'application/json' }),
         fc.constant({ body: `${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}`, type: 'application/json' }),
