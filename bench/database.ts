@@ -17,9 +17,9 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from '../src/database/em
 import { prepareDatabase } from '../src/database/prepare-database';
 import { configuredIdentity } from '../src/embeddings/embedding-identity';
 import { loadEnv, type AppEnv } from '../src/env/env.schema';
-import { EpisodeEntity } from '../src/memories/episode.entity';
-import { MemoryEntity } from '../src/memories/memory.entity';
-import { VisibilityGrantEntity } from '../src/memories/visibility-grant.entity';
+import { EpisodeEntity } from '../src/database/entities/episode.entity';
+import { MemoryEntity } from '../src/database/entities/memory.entity';
+import { VisibilityGrantEntity } from '../src/database/entities/visibility-grant.entity';
 
 export type DatabaseKind = 'postgres' | 'embedded';
 

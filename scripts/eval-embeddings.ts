@@ -7,7 +7,7 @@
  */
 import { EmbeddingProvider } from '../src/embeddings/embedding-provider';
 import { HashEmbeddingProvider } from '../src/embeddings/hash.provider';
-import { LocalEmbeddingProvider } from '../src/embeddings/local.provider';
+import { LocalEmbeddingProvider } from '../src/embeddings/local/local.provider';
 import {
   defaultPairsPath,
   LabelSummary,
@@ -15,7 +15,7 @@ import {
   loadLabelledPairs,
   scorePairs,
   summarise,
-} from '../src/embeddings/pair-evaluation';
+} from '../eval/embeddings/pair-evaluation';
 
 interface Args {
   provider: 'local' | 'hash';

@@ -1,5 +1,5 @@
-import { agentIdForPrincipal, bindScopeToPrincipal, userIdForPrincipal } from '../../src/auth/bind-scope';
-import type { Principal } from '../../src/auth/principal';
+import { agentIdForPrincipal, bindScopeToPrincipal, userIdForPrincipal } from '../../src/common/scope/bind-scope';
+import type { Principal } from '../../src/common/identity/principal';
 import { DomainError } from '../../src/common/errors/domain-error';
 
 const W = '6f1c0a56-6a3e-4c43-9a55-0d1f0c8f1a11';
