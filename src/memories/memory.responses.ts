@@ -2,7 +2,7 @@ import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 
 import type { MemoryRecordWire, SameKeys } from '../contract/wire-types';
 import { VISIBILITY_MODES } from '../database/visibility';
-import { AGENT_EXAMPLE, TIME_EXAMPLE, UUID_EXAMPLE, WORKSPACE_EXAMPLE } from '../openapi/scope.schema';
+import { TIME_EXAMPLE, UUID_EXAMPLE } from '../openapi/scope.schema';
 import type { MemoryRecord } from './memory.mapper';
 
 /**
