@@ -25,8 +25,8 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 
-import { ApiKeyAuthenticator } from '../src/auth/api-key-authenticator';
 import { createApp } from '../src/app/bootstrap';
+import { ApiKeyAuthenticator } from '../src/auth/api-key-authenticator';
 import { toVectorLiteral } from '../src/database/vector';
 import { loadEnv } from '../src/env/env.schema';
 import { VectorSearch } from '../src/retrieval/vector-search';

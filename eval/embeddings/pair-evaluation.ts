@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { EmbeddingProvider } from '../../src/embeddings/embedding-provider';
 import { findProjectRoot } from '../../src/common/project-root';
+import { EmbeddingProvider } from '../../src/embeddings/embedding-provider';
 import { dot } from '../../src/embeddings/vector-math';
 
 /**

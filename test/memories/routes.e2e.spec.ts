@@ -1,5 +1,5 @@
-import { AccessTracker } from '../../src/memories/access-tracker';
 import { IngestService } from '../../src/ingest/ingest.service';
+import { AccessTracker } from '../../src/memories/access-tracker';
 import { MemoriesService } from '../../src/memories/memories.service';
 import { SearchService } from '../../src/retrieval/search.service';
 import { newId, newUser } from '../support/ids';

@@ -2,7 +2,12 @@ import { Client } from 'pg';
 
 import { parseMemoryScope } from '../../src/common/scope/parse-memory-scope';
 import { TenantGraphMaintainer } from '../../src/database/maintenance/tenant-graph-maintainer';
-import { existingTenantGraphs, reconcileTenantGraphs, tenantGraphName, type TenantScope } from '../../src/database/maintenance/tenant-graphs';
+import {
+  existingTenantGraphs,
+  reconcileTenantGraphs,
+  tenantGraphName,
+  type TenantScope,
+} from '../../src/database/maintenance/tenant-graphs';
 import { toVectorLiteral } from '../../src/database/vector';
 import { EmbeddingService } from '../../src/embeddings/embedding.service';
 import { VectorSearch } from '../../src/retrieval/vector-search';
