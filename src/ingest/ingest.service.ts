@@ -6,7 +6,7 @@ import { assertNever, DomainError } from '../common/errors/domain-error';
 import type { Actor } from '../common/identity/principal';
 import type { MemoryScope } from '../common/scope/memory-scope';
 import type { IngestResponseWire } from '../contract/wire-types';
-import type { VisibilityMode } from '../database/visibility';
+import type { VisibilityMode } from '../database/access/visibility';
 import { EmbeddingService } from '../embeddings/embedding.service';
 import type { InputAssessment } from '../lessons/classifier/assess-input';
 import { CONTRADICTION_CONFIDENCE_THRESHOLD, contradictionLesson } from '../lessons/lesson-patterns';

@@ -6,7 +6,7 @@ import type { Actor } from '../common/identity/principal';
 import type { MemoryScope } from '../common/scope/memory-scope';
 import { Scope } from '../common/scope/scope.pipe';
 import { WorkspaceAgentGuard } from '../common/scope/workspace-agent.guard';
-import { VISIBILITY_MODES_MESSAGE } from '../database/visibility';
+import { VISIBILITY_MODES_MESSAGE } from '../database/access/visibility';
 import { ApiErrors, ApiInternalError, ApiKeyAuth, READ_SCOPE_ERRORS, SCOPE_ERRORS, SCOPE_MISMATCH_MESSAGE } from '../openapi/api-errors';
 import { SuccessDoc } from '../openapi/success.responses';
 import { ExpandDto } from './dto/expand.dto';

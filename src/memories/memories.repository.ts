@@ -1,15 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import type { SelectQueryBuilder } from 'typeorm';
 
 import type { Actor } from '../common/identity/principal';
 import type { MemoryScope, WorkspaceScope } from '../common/scope/memory-scope';
 import { MemoryAccess, type NewMemory } from '../database/access/memory-access';
 import type { MemoryRecordRow } from '../database/access/record-statement';
+import type { VisibilityMode } from '../database/access/visibility';
 import { scopeColumns } from '../database/audit/audit-log';
 import type { EpisodeEntity } from '../database/entities/episode.entity';
-import type { MemoryEntity } from '../database/entities/memory.entity';
 import { toVectorLiteral } from '../database/vector';
-import type { VisibilityMode } from '../database/visibility';
 
 export type { NewMemory };
 
@@ -23,23 +21,23 @@ export type { NewMemory };
 export class MemoriesRepository {
   constructor(private readonly access: MemoryAccess) {}
 
-  // The record reads below are shaped statements (MemoryAccess.records): their SQL is rendered
-  // once per scope shape and key, so the key names every condition `narrow` adds.
+  // The record reads are shaped statements: MemoryAccess renders each plan's SQL once per
+  // scope shape and binds the values (statement-plans.ts).
 
   async findVisibleById(scope: MemoryScope, id: string): Promise<MemoryRecordRow | null> {
-    const rows = await this.access.records(scope, 'read', 'by-id', (qb) => qb.andWhere('m.id = :id'), { id });
+    const rows = await this.access.records({ statement: 'record-by-id', scope, purpose: 'read', id });
     return rows[0] ?? null;
   }
 
   /** The row as its writer sees it (agent_scope ignored): tells 403 from 404 on owner routes. */
   async findForWriter(scope: MemoryScope, id: string): Promise<MemoryRecordRow | null> {
-    const rows = await this.access.records(scope, 'writer-view', 'by-id', (qb) => qb.andWhere('m.id = :id'), { id });
+    const rows = await this.access.records({ statement: 'record-by-id', scope, purpose: 'writer-view', id });
     return rows[0] ?? null;
   }
 
   async findVisibleByIds(scope: MemoryScope, ids: readonly string[]): Promise<MemoryRecordRow[]> {
     if (ids.length === 0) return [];
-    return this.access.records(scope, 'read', 'by-ids', (qb) => qb.andWhere('m.id = ANY(CAST(:ids AS uuid[]))'), { ids: [...ids] });
+    return this.access.records({ statement: 'records-by-ids', scope, ids });
   }
 
   /** Newest first; source_site and episode_id narrow user scopes only (spec 4.2.6). */
@@ -47,18 +45,8 @@ export class MemoriesRepository {
     scope: MemoryScope,
     page: { limit: number; offset: number; sourceSite?: string; episodeId?: string },
   ): Promise<MemoryRecordRow[]> {
-    const filters: Record<string, string> = {};
-    if (scope.kind === 'user') {
-      if (page.sourceSite !== undefined) filters.sourceSite = page.sourceSite;
-      if (page.episodeId !== undefined) filters.episodeId = page.episodeId;
-    }
-    const key = `list|${'sourceSite' in filters}|${'episodeId' in filters}`;
-    const narrow = (qb: SelectQueryBuilder<MemoryEntity>) => {
-      if ('sourceSite' in filters) qb.andWhere('m.source_site = :sourceSite');
-      if ('episodeId' in filters) qb.andWhere('m.episode_id = :episodeId');
-      return qb.orderBy('m.created_at', 'DESC').addOrderBy('m.id', 'DESC');
-    };
-    return this.access.records(scope, 'read', key, narrow, filters, { limit: page.limit, offset: page.offset });
+    const filters = scope.kind === 'user' ? { sourceSite: page.sourceSite, episodeId: page.episodeId } : {};
+    return this.access.records({ statement: 'record-page', scope, filters, limit: page.limit, offset: page.offset });
   }
 
   /**
@@ -68,7 +56,7 @@ export class MemoriesRepository {
   async softDelete(scope: MemoryScope, id: string, actor: Actor): Promise<number> {
     return this.access.transaction(async (tx) => {
       const qb = tx.updateMemories(scope, 'read', { deletedAt: () => 'now()', updatedAt: () => 'now()' });
-      const affected = (await qb.andWhere('memories.id = :id', { id }).execute()).affected ?? 0;
+      const affected = await qb.andWhere('memories.id = :id', { id }).execute();
       if (affected > 0) {
         await tx.dropAccessCounts(scope.userId, id);
         await tx.audit(actor, { action: 'memory.deleted', ...scopeColumns(scope), targetId: id, detail: { via: 'delete' } });
@@ -84,11 +72,11 @@ export class MemoriesRepository {
    */
   async updateVisibilityAsOwner(scope: WorkspaceScope, id: string, visibility: VisibilityMode, actor: Actor): Promise<boolean> {
     return this.access.transaction(async (tx) => {
-      const result = await tx
+      const affected = await tx
         .updateMemories(scope, 'owner', { visibility, updatedAt: () => 'now()' })
         .andWhere('memories.id = :id', { id })
         .execute();
-      if (!result.affected) return false;
+      if (affected === 0) return false;
       if (visibility !== 'restricted') await tx.dropGrants(scope, id);
       await tx.audit(actor, { action: 'memory.visibility_changed', ...scopeColumns(scope), targetId: id, detail: { visibility } });
       return true;
@@ -103,17 +91,20 @@ export class MemoriesRepository {
     actor: Actor,
   ): Promise<number> {
     return this.access.transaction(async (tx) => {
-      const qb = tx
-        .updateMemories(scope, 'ingest-mutation', {
+      const qb = tx.updateMemories(
+        scope,
+        'ingest-mutation',
+        {
           content: change.content,
           embedding: () => 'CAST(:newEmbedding AS vector)',
           embeddedBy: change.embeddedBy,
           importance: change.importance,
           trustScore: change.trustScore,
           updatedAt: () => 'now()',
-        })
-        .setParameter('newEmbedding', toVectorLiteral(change.embedding));
-      const affected = (await qb.andWhere('memories.id = :id', { id }).execute()).affected ?? 0;
+        },
+        { newEmbedding: toVectorLiteral(change.embedding) },
+      );
+      const affected = await qb.andWhere('memories.id = :id', { id }).execute();
       if (affected > 0) await tx.audit(actor, { action: 'memory.updated', ...scopeColumns(scope), targetId: id });
       return affected;
     });
@@ -123,7 +114,7 @@ export class MemoriesRepository {
   async expireForIngest(scope: MemoryScope, id: string, supersededBy: string, actor: Actor): Promise<number> {
     return this.access.transaction(async (tx) => {
       const qb = tx.updateMemories(scope, 'ingest-mutation', { expiredAt: () => 'now()', supersededBy, updatedAt: () => 'now()' });
-      const affected = (await qb.andWhere('memories.id = :id', { id }).execute()).affected ?? 0;
+      const affected = await qb.andWhere('memories.id = :id', { id }).execute();
       if (affected > 0) {
         await tx.dropAccessCounts(scope.userId, id);
         await tx.audit(actor, {
@@ -141,7 +132,7 @@ export class MemoriesRepository {
   async deleteForIngest(scope: MemoryScope, id: string, actor: Actor): Promise<number> {
     return this.access.transaction(async (tx) => {
       const qb = tx.updateMemories(scope, 'ingest-mutation', { deletedAt: () => 'now()', updatedAt: () => 'now()' });
-      const affected = (await qb.andWhere('memories.id = :id', { id }).execute()).affected ?? 0;
+      const affected = await qb.andWhere('memories.id = :id', { id }).execute();
       if (affected > 0) {
         await tx.dropAccessCounts(scope.userId, id);
         await tx.audit(actor, { action: 'memory.deleted', ...scopeColumns(scope), targetId: id, detail: { via: 'ingest' } });

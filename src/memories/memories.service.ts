@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { assertNever, DomainError } from '../common/errors/domain-error';
 import type { Actor } from '../common/identity/principal';
 import type { MemoryScope } from '../common/scope/memory-scope';
-import type { VisibilityMode } from '../database/visibility';
+import type { VisibilityMode } from '../database/access/visibility';
 import { AccessTracker } from './access-tracker';
 import { MemoriesRepository } from './memories.repository';
 import { toMemoryRecord, type MemoryRecord } from './memory.mapper';

@@ -1,31 +1,21 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 
 import { DomainError } from '../common/errors/domain-error';
 import { ExpiringMap, ExpiringSet } from '../common/expiring-set';
 import type { KeyRecheck } from '../common/identity/key-recheck';
 import type { MemoryScope } from '../common/scope/memory-scope';
-import { hnswSessionSettings } from '../database/access/hnsw-settings';
+import type { Bm25Population } from '../database/access/bm25-statement';
 import { MemoryAccess } from '../database/access/memory-access';
 import type { LessonGate, LessonHit, SearchStatementResult } from '../database/access/search-statement';
+import type { SearchFilters, SearchPurpose } from '../database/access/statement-plans';
 import type { MemoryEntity } from '../database/entities/memory.entity';
 import { TenantGraphMaintainer } from '../database/maintenance/tenant-graph-maintainer';
 import { tenantScopeOf } from '../database/maintenance/tenant-graphs';
 import { toVectorLiteral } from '../database/vector';
-import { scopeParameters, scopeShapeKey, type AccessPurpose } from '../database/visibility';
 import type { AppEnv } from '../env/env.schema';
-import { bm25Parameters, bm25Statement, type Bm25Population } from './bm25-sql';
 
-export interface SearchFilters {
-  /** User scope only. */
-  sourceSite?: string;
-  namespaces?: string[];
-  asOf?: Date;
-}
-
-/** The purposes a search runs under: a caller's read, or a writer's view before it stores. */
-export type SearchPurpose = Extract<AccessPurpose, 'read' | 'writer-view'>;
+export type { SearchFilters, SearchPurpose };
 
 /** Rows of a gated search, and the lessons its check found (null without a gate). */
 export interface GatedRows {
@@ -183,19 +173,17 @@ export class VectorSearch {
     liveKeyId: string | null,
     bound?: number,
   ): Promise<SearchStatementResult> {
-    const key = `exact|${scopeShapeKey(scope, purpose)}|${filterShape(scope, filters)}|${bound !== undefined}|${gate !== null}|${liveKeyId !== null}`;
-    const shape = this.access.searchShape(key, () => {
-      const candidates = this.access
-        .memories(scope, purpose, 'v')
-        .select('v.id', 'id')
-        .addSelect('cosine_distance(v.embedding, CAST(:q AS vector))', 'distance');
-      applyFilters(candidates, 'v', scope, filters);
-      return { candidates, gated: gate !== null, candidateLimit: bound !== undefined, keyChecked: liveKeyId !== null };
+    return this.access.search({
+      statement: 'exact-vector',
+      scope,
+      purpose,
+      filters: applicableFilters(scope, filters),
+      q,
+      k,
+      bound: bound ?? null,
+      gate,
+      liveKeyId,
     });
-    return this.access.search(
-      shape,
-      statementValues(scope, filters, gate, liveKeyId, { q, k, candidateLimit: bound === undefined ? undefined : bound + 1 }),
-    );
   }
 
   /**
@@ -232,23 +220,19 @@ export class VectorSearch {
     gate: LessonGate | null,
     liveKeyId: string | null,
   ): Promise<SearchStatementResult> {
-    const settings = hnswSessionSettings(this.tuning.efSearch, k);
-    const key = `hnsw|${scopeShapeKey(scope, purpose)}|${filterShape(scope, filters)}|${gate !== null}|${liveKeyId !== null}`;
-    const shape = this.access.searchShape(key, () => {
-      const candidates = this.access
-        .memories(scope, purpose, 'v')
-        .select('v.id', 'id')
-        .addSelect('v.embedding <=> CAST(:q AS vector)', 'distance');
-      applyFilters(candidates, 'v', scope, filters);
-      // Ordered by the operator so the index serves it; the statement re-sorts by
-      // `distance + 0` (the candidates come in *relaxed* order, and ordered by plain
-      // `distance` the planner would take them for sorted and read only the first k).
-      candidates.orderBy('distance', 'ASC');
-      return { candidates, gated: gate !== null, candidateLimit: true, keyChecked: liveKeyId !== null };
-    });
     const ownGraph = this.graphs?.hasGraph(tenantScopeOf(scope)) ?? false;
-    const values = statementValues(scope, filters, gate, liveKeyId, { q, k, candidateLimit: hnswOverFetch(k, ownGraph) });
-    return this.access.searchWithSettings(shape, values, settings);
+    return this.access.search({
+      statement: 'hnsw-vector',
+      scope,
+      purpose,
+      filters: applicableFilters(scope, filters),
+      q,
+      k,
+      candidates: hnswOverFetch(k, ownGraph),
+      efSearch: this.tuning.efSearch,
+      gate,
+      liveKeyId,
+    });
   }
 
   /**
@@ -262,24 +246,19 @@ export class VectorSearch {
     k: number,
     filters: SearchFilters = {},
   ): Promise<ScoredRow[]> {
-    const shape = this.access.textShape(`text|${scopeShapeKey(scope, 'read')}|${filterShape(scope, filters)}`, () => {
-      const matches = this.access.memories(scope, 'read', 't');
-      const population = this.access.memories(scope, 'read', 'p');
-      applyFilters(matches, 't', scope, filters);
-      applyFilters(population, 'p', scope, filters);
-      const bm25 = bm25Statement(matches, population, words, words.join(' | '), k);
-      return { bm25: bm25.sql, parameters: bm25.parameters };
-    });
-    // A large scope's N and average length are reused for a minute (bm25-sql.ts,
+    // A large scope's N and average length are reused for a minute (bm25-statement.ts,
     // Bm25Population): reading every visible row for them was most of its full-text cost.
     const key = scopeKey(scope, filters, 'read');
     const large = this.largeScopes.has(key);
     const known = large ? this.textPopulations.get(key) : undefined;
-    const result = await this.access.textSearch(shape, {
-      ...scopeParameters(scope),
-      ...filterParameters(scope, filters),
-      ...bm25Parameters(words, k, undefined, known ?? null),
+    const result = await this.access.textSearch({
+      statement: 'full-text',
+      scope,
+      filters: applicableFilters(scope, filters),
+      words,
       q: toVectorLiteral(embedding),
+      k,
+      population: known ?? null,
     });
     if (large && !known && result.population) this.textPopulations.set(key, result.population);
     return result.rows;
@@ -299,28 +278,8 @@ export function hnswOverFetch(k: number, ownGraph = false): number {
 }
 
 /** spec 4.2.6: source_site, namespace and as_of narrow user-scope search only. */
-function applyFilters(qb: SelectQueryBuilder<MemoryEntity>, alias: string, scope: MemoryScope, filters: SearchFilters): void {
-  const params = filterParameters(scope, filters);
-  if (params.f_sourceSite !== undefined) qb.andWhere(`${alias}.source_site = :f_sourceSite`);
-  if (params.f_namespaces !== undefined) qb.andWhere(`${alias}.namespace = ANY(CAST(:f_namespaces AS text[]))`);
-  if (params.f_asOf !== undefined) qb.andWhere(`${alias}.created_at <= :f_asOf`);
-  qb.setParameters(params);
-}
-
-/** The filters' parameter values (only those that apply): what applyFilters adds, as values. */
-function filterParameters(scope: MemoryScope, filters: SearchFilters): { f_sourceSite?: string; f_namespaces?: string[]; f_asOf?: Date } {
-  if (scope.kind !== 'user') return {};
-  const params: { f_sourceSite?: string; f_namespaces?: string[]; f_asOf?: Date } = {};
-  if (filters.sourceSite !== undefined) params.f_sourceSite = filters.sourceSite;
-  if (filters.namespaces?.length) params.f_namespaces = filters.namespaces;
-  if (filters.asOf) params.f_asOf = filters.asOf;
-  return params;
-}
-
-/** Which filters applyFilters adds (the statement text depends on that, not on their values). */
-function filterShape(scope: MemoryScope, filters: SearchFilters): string {
-  const params = filterParameters(scope, filters);
-  return ['f_sourceSite', 'f_namespaces', 'f_asOf'].map((name) => (name in params ? '1' : '0')).join('');
+function applicableFilters(scope: MemoryScope, filters: SearchFilters): SearchFilters {
+  return scope.kind === 'user' ? filters : {};
 }
 
 /** A statement that found the request's key revoked: forget the key here and answer 401. */
@@ -328,27 +287,6 @@ function refuseRevoked(result: SearchStatementResult, recheck: KeyRecheck | null
   if (!result.keyRevoked) return result;
   recheck?.revoked();
   throw new DomainError('UNAUTHENTICATED');
-}
-
-/** The named values of a search statement: the scope's, the filters', the gate's, the key's, and the plan's own. */
-function statementValues(
-  scope: MemoryScope,
-  filters: SearchFilters,
-  gate: LessonGate | null,
-  liveKeyId: string | null,
-  plan: { q: string; k: number; candidateLimit: number | undefined },
-): ObjectLiteral {
-  return {
-    ...scopeParameters(scope),
-    ...filterParameters(scope, filters),
-    ...gateParameters(gate),
-    ...plan,
-    liveKeyId: liveKeyId ?? undefined,
-  };
-}
-
-function gateParameters(gate: LessonGate | null): { lessonMaxDistance?: number; lessonLimit?: number } {
-  return gate ? { lessonMaxDistance: gate.maxDistance, lessonLimit: gate.limit } : {};
 }
 
 function scopeKey(scope: MemoryScope, filters: SearchFilters, purpose: SearchPurpose): string {

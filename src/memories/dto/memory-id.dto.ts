@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsUUID } from 'class-validator';
 
 import { LowerCase } from '../../common/validation/transforms';
-import { VISIBILITY_MODES, VISIBILITY_MODES_MESSAGE, type VisibilityMode } from '../../database/visibility';
+import { VISIBILITY_MODES, VISIBILITY_MODES_MESSAGE, type VisibilityMode } from '../../database/access/visibility';
 import { AGENT_EXAMPLE, UUID_EXAMPLE } from '../../openapi/scope.schema';
 import { OwnerScopeFieldsDto, ScopeFieldsDto } from './scope-fields.dto';
 
