@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 
 import { ESLint } from 'eslint';
-import ts from 'typescript';
+
+import { compileWith } from '../support/compile-snippets';
 
 /**
  * The seven holes of issue 21, each as a rogue snippet that used to compile and pass lint and
@@ -187,39 +188,17 @@ export const fine = (dataSource: DataSource) => dataSource.query('SELECT * FROM 
   },
 };
 
-/** Compiles every snippet at once, as files of src/ (the real tree around them), and returns diagnostics per snippet path. */
-function compile(snippets: Snippet[]): Map<string, ts.Diagnostic[]> {
-  const configPath = join(ROOT, 'tsconfig.json');
-  const config = ts.readConfigFile(configPath, (p) => ts.sys.readFile(p));
-  const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, ROOT);
-  const virtual = new Map(snippets.map((s) => [join(ROOT, s.path), s.code]));
-  const host = ts.createCompilerHost({ ...options, noEmit: true });
-  const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
-    const code = virtual.get(fileName);
-    return code !== undefined
-      ? ts.createSourceFile(fileName, code, languageVersion, true)
-      : getSourceFile(fileName, languageVersion, onError, shouldCreate);
-  };
-  const fileExists = host.fileExists.bind(host);
-  host.fileExists = (fileName) => virtual.has(fileName) || fileExists(fileName);
-  const program = ts.createProgram({ rootNames: [...virtual.keys()], options: { ...options, noEmit: true }, host });
-  const out = new Map<string, ts.Diagnostic[]>();
-  for (const s of snippets) {
-    const file = program.getSourceFile(join(ROOT, s.path));
-    if (!file) throw new Error(`snippet ${s.path} was not compiled`);
-    out.set(s.path, [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)]);
-  }
-  return out;
-}
-
-const describeDiagnostic = (d: ts.Diagnostic) => `TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`;
-
 describe('the seven holes of issue 21, as rogue snippets', () => {
-  let diagnostics: Map<string, ts.Diagnostic[]>;
+  let diagnostics: Map<string, string[]>;
   let eslint: ESLint;
   beforeAll(() => {
-    diagnostics = compile(Object.values(HOLES).flatMap((h) => [h.rogue, h.fine]));
+    diagnostics = compileWith(
+      Object.fromEntries(
+        Object.values(HOLES)
+          .flatMap((h) => [h.rogue, h.fine])
+          .map((s) => [s.path, s.code]),
+      ),
+    );
     eslint = new ESLint({ cwd: ROOT });
   }, 120_000);
 
@@ -233,7 +212,7 @@ describe('the seven holes of issue 21, as rogue snippets', () => {
 
     it('the rogue snippet fails, for the expected reason', async () => {
       expect(hole.tsc ?? hole.lint).toBeDefined();
-      const found = (diagnostics.get(hole.rogue.path) ?? []).map(describeDiagnostic);
+      const found = diagnostics.get(hole.rogue.path) ?? [];
       if (hole.tsc) {
         expect(found).toEqual(
           expect.arrayContaining([expect.stringMatching(new RegExp(`^TS${hole.tsc.code}: ${hole.tsc.message.source}`))]),
@@ -247,7 +226,7 @@ describe('the seven holes of issue 21, as rogue snippets', () => {
     });
 
     it('its twin, the allowed way, compiles and passes lint', async () => {
-      expect((diagnostics.get(hole.fine.path) ?? []).map(describeDiagnostic)).toEqual([]);
+      expect(diagnostics.get(hole.fine.path) ?? []).toEqual([]);
       expect(await lintMessages(hole.fine)).toEqual([]);
     });
   });
