@@ -59,7 +59,7 @@ interface IngestBatch {
  * ADD/UPDATE/SUPERSEDE/DELETE/NOOP over what the writer can see), apply each decision, then
  * store the new rows and the contradiction lessons. A workspace write belongs to the calling
  * agent and defaults to `workspace` visibility. Mutations reach only the rows the
- * `ingest-mutation` purpose allows (database/visibility.ts); one that cannot apply becomes an ADD.
+ * `ingest-mutation` purpose allows (database/access/visibility.ts); one that cannot apply becomes an ADD.
  */
 @Injectable()
 export class IngestService {

@@ -86,7 +86,7 @@ export class LessonsController {
     description: 'The row is kept but no longer listed or matched. While lessons are off: `{success: false}`.',
   })
   @ApiOkResponse({ type: LessonRetiredDoc, description: 'Retired (`{success: false}` while lessons are off).' })
-  @ApiErrors({ 400: ['id must be a valid UUID', USER_ID_ERROR], 404: ['Lesson not found'] })
+  @ApiErrors({ 400: ['id must be a valid UUID', USER_ID_ERROR], errors: ['LESSON_NOT_FOUND'] })
   retire(@Param() p: LessonIdParams, @Query() q: LessonUserQueryDto, @CallerPrincipal() principal: Principal, @CallerActor() actor: Actor) {
     return this.lessons.retire(userIdForPrincipal(principal, q.user_id, 'manage'), p.id, actor);
   }

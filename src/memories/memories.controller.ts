@@ -3,23 +3,23 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 
 import { CallerActor } from '../common/identity/caller.decorator';
 import type { Actor } from '../common/identity/principal';
-import type { MemoryScope } from '../common/scope/memory-scope';
-import { Scope } from '../common/scope/scope.pipe';
+import type { MemoryScope, WorkspaceScope } from '../common/scope/memory-scope';
+import { Scope, WorkspaceOnly } from '../common/scope/scope.pipe';
 import { WorkspaceAgentGuard } from '../common/scope/workspace-agent.guard';
 import { VISIBILITY_MODES_MESSAGE } from '../database/access/visibility';
-import { ApiErrors, ApiInternalError, ApiKeyAuth, READ_SCOPE_ERRORS, SCOPE_ERRORS, SCOPE_MISMATCH_MESSAGE } from '../openapi/api-errors';
+import { ApiErrors, ApiInternalError, ApiKeyAuth, READ_SCOPE_ERRORS, SCOPE_ERRORS } from '../openapi/api-errors';
 import { SuccessDoc } from '../openapi/success.responses';
 import { ExpandDto } from './dto/expand.dto';
 import { ListQueryDto } from './dto/list-query.dto';
-import { MemoryIdParams, ScopeQueryDto, UpdateVisibilityDto } from './dto/memory-id.dto';
+import { MemoryIdParams, UpdateVisibilityDto } from './dto/memory-id.dto';
+import { ScopeQuery } from './dto/scope-query';
 import { MemoriesService } from './memories.service';
 import type { MemoryRecord } from './memory.mapper';
 import { ExpandResponseDoc, ListResponseDoc, MemoryRecordDoc } from './memory.responses';
 
 const ID_ERROR = 'id must be a valid UUID';
-const NOT_FOUND = ['Memory not found'];
 
-/** The record routes: expand, list, get, delete, visibility (CONTRACT section 5). `list` comes before `/:id`. */
+/** The record routes: expand, list, get, delete, visibility (CONTRACT section 5). */
 @ApiTags('Memories')
 @ApiInternalError()
 @ApiKeyAuth()
@@ -59,8 +59,8 @@ export class MemoriesController {
   @Get(':id')
   @ApiOperation({ summary: 'One memory' })
   @ApiOkResponse({ type: MemoryRecordDoc, description: 'The memory record.' })
-  @ApiErrors({ 400: [ID_ERROR, ...READ_SCOPE_ERRORS], 404: NOT_FOUND })
-  get(@Scope() scope: MemoryScope, @Param() p: MemoryIdParams, @Query() _q: ScopeQueryDto): Promise<MemoryRecord> {
+  @ApiErrors({ 400: [ID_ERROR, ...READ_SCOPE_ERRORS], errors: ['MEMORY_NOT_FOUND'] })
+  get(@Param() p: MemoryIdParams, @ScopeQuery() scope: MemoryScope): Promise<MemoryRecord> {
     return this.memories.get(scope, p.id);
   }
 
@@ -71,13 +71,8 @@ export class MemoriesController {
       'Workspace scope: 404 when nothing visible matched. User scope: `{success: true}` whether or not a row matched (spec 4.2.7).',
   })
   @ApiOkResponse({ type: SuccessDoc, description: 'Deleted (in user scope: also when nothing matched).' })
-  @ApiErrors({ 400: [ID_ERROR, ...READ_SCOPE_ERRORS], 404: NOT_FOUND })
-  remove(
-    @Scope() scope: MemoryScope,
-    @Param() p: MemoryIdParams,
-    @Query() _q: ScopeQueryDto,
-    @CallerActor() actor: Actor,
-  ): Promise<{ success: true }> {
+  @ApiErrors({ 400: [ID_ERROR, ...READ_SCOPE_ERRORS], errors: ['MEMORY_NOT_FOUND'] })
+  remove(@Param() p: MemoryIdParams, @ScopeQuery() scope: MemoryScope, @CallerActor() actor: Actor): Promise<{ success: true }> {
     return this.memories.delete(scope, p.id, actor);
   }
 
@@ -88,15 +83,14 @@ export class MemoriesController {
   })
   @ApiOkResponse({ type: MemoryRecordDoc, description: 'The memory record with its new visibility.' })
   @ApiErrors({
-    400: [ID_ERROR, ...SCOPE_ERRORS, VISIBILITY_MODES_MESSAGE, 'workspace_id is required: visibility exists only for workspace memories'],
-    403: ['Only the owning agent may change visibility', SCOPE_MISMATCH_MESSAGE],
-    404: NOT_FOUND,
+    400: [ID_ERROR, ...SCOPE_ERRORS, VISIBILITY_MODES_MESSAGE],
+    errors: ['VISIBILITY_NEEDS_WORKSPACE', 'NOT_VISIBILITY_OWNER', 'SCOPE_MISMATCH', 'MEMORY_NOT_FOUND'],
     body: true,
   })
   updateVisibility(
-    @Scope() scope: MemoryScope,
     @Param() p: MemoryIdParams,
     @Body() dto: UpdateVisibilityDto,
+    @WorkspaceOnly('VISIBILITY_NEEDS_WORKSPACE') scope: WorkspaceScope,
     @CallerActor() actor: Actor,
   ): Promise<MemoryRecord> {
     return this.memories.updateVisibility(scope, p.id, dto.visibility, actor);

@@ -13,7 +13,7 @@ export type { NewMemory };
 
 /**
  * Plain reads and writes of memories. Every statement comes from MemoryAccess scoped for a
- * purpose (database/visibility.ts), so visibility is decided in SQL, in the statement that
+ * purpose (database/access/visibility.ts), so visibility is decided in SQL, in the statement that
  * reads or writes; nothing is filtered in JavaScript afterwards. Retrieval plans are in
  * vector-search.ts, access counting in access-tracker.ts.
  */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 
 import { assertNever, DomainError } from '../common/errors/domain-error';
 import type { Actor } from '../common/identity/principal';
-import type { MemoryScope } from '../common/scope/memory-scope';
+import type { MemoryScope, WorkspaceScope } from '../common/scope/memory-scope';
 import type { VisibilityMode } from '../database/access/visibility';
 import { AccessTracker } from './access-tracker';
 import { MemoriesRepository } from './memories.repository';
@@ -76,16 +76,11 @@ export class MemoriesService {
     }
   }
 
-  async updateVisibility(scope: MemoryScope, id: string, visibility: VisibilityMode, actor: Actor): Promise<MemoryRecord> {
-    if (scope.kind !== 'workspace') {
-      throw new DomainError('VALIDATION_FAILED', 'workspace_id is required: visibility exists only for workspace memories');
-    }
+  async updateVisibility(scope: WorkspaceScope, id: string, visibility: VisibilityMode, actor: Actor): Promise<MemoryRecord> {
     const changed = await this.repository.updateVisibilityAsOwner(scope, id, visibility, actor);
     if (!changed) {
       const visible = await this.repository.findForWriter(scope, id);
-      throw visible
-        ? new DomainError('NOT_MEMORY_OWNER', 'Only the owning agent may change visibility')
-        : new DomainError('MEMORY_NOT_FOUND');
+      throw new DomainError(visible ? 'NOT_VISIBILITY_OWNER' : 'MEMORY_NOT_FOUND');
     }
     const updated = await this.repository.findForWriter(scope, id);
     if (!updated) throw new DomainError('MEMORY_NOT_FOUND');

@@ -23,6 +23,29 @@ export interface GatedRows {
   rows: ScoredRow[];
 }
 
+/** What a gated search asks for besides the scope and the query vector. */
+export interface GatedRequest {
+  k: number;
+  filters?: SearchFilters;
+  /** The lesson check in the same statement; null or absent for none. */
+  gate?: LessonGate | null;
+  purpose?: SearchPurpose;
+  /** The API key the guard took from memory, re-checked by the first statement. */
+  recheck?: KeyRecheck | null;
+}
+
+/** The checks a statement carries: the lesson gate and the key re-check. */
+interface Checks {
+  gate: LessonGate | null;
+  liveKeyId: string | null;
+}
+const NO_CHECKS: Checks = { gate: null, liveKeyId: null };
+
+interface StatementOptions extends Checks {
+  filters: SearchFilters;
+  purpose: SearchPurpose;
+}
+
 export interface ScoredRow {
   memory: MemoryEntity;
   /** Cosine distance to the query (0 = same direction). */
@@ -102,7 +125,7 @@ export class VectorSearch {
     filters: SearchFilters = {},
     purpose: SearchPurpose = 'read',
   ): Promise<ScoredRow[]> {
-    return (await this.gatedNearest(scope, embedding, k, filters, null, purpose)).rows;
+    return (await this.gatedNearest(scope, embedding, { k, filters, purpose })).rows;
   }
 
   /**
@@ -112,36 +135,27 @@ export class VectorSearch {
    * `recheck`: the API key the guard took from memory; the first statement re-checks that it
    * is unrevoked and, if it is not, nothing is returned and the request is answered 401.
    */
-  async gatedNearest(
-    scope: MemoryScope,
-    embedding: readonly number[],
-    k: number,
-    filters: SearchFilters,
-    gate: LessonGate | null,
-    purpose: SearchPurpose = 'read',
-    recheck: KeyRecheck | null = null,
-  ): Promise<GatedRows> {
+  async gatedNearest(scope: MemoryScope, embedding: readonly number[], request: GatedRequest): Promise<GatedRows> {
+    const { k, filters = {}, purpose = 'read', recheck = null } = request;
     const q = toVectorLiteral(embedding);
     const key = scopeKey(scope, filters, purpose);
-    // Only the first statement re-checks the key: it runs before anything is returned.
-    let liveKeyId = recheck?.keyId ?? null;
+    // Only the first statement re-checks the key (it runs before anything is returned), and
+    // only the first carries the lesson gate.
+    let checks: Checks = { gate: request.gate ?? null, liveKeyId: recheck?.keyId ?? null };
     let lessons: LessonHit[] | null = null;
     if (!this.largeScopes.has(key)) {
-      const exact = refuseRevoked(
-        await this.exactStatement(scope, q, k, filters, purpose, gate, liveKeyId, this.tuning.exactScopeLimit),
-        recheck,
-      );
-      if (exact.blocked || exact.candidateRows <= this.tuning.exactScopeLimit) return { lessons: exact.lessons, rows: exact.rows };
+      const bound = this.tuning.exactScopeLimit;
+      const exact = refuseRevoked(await this.exactStatement(scope, q, k, { filters, purpose, ...checks, bound }), recheck);
+      if (exact.blocked || exact.candidateRows <= bound) return { lessons: exact.lessons, rows: exact.rows };
       this.largeScopes.add(key);
       this.graphs?.noteLargeScope(tenantScopeOf(scope));
       lessons = exact.lessons;
-      gate = null;
-      liveKeyId = null;
+      checks = NO_CHECKS;
     }
-    const approximate = refuseRevoked(await this.indexedStatement(scope, q, k, filters, purpose, gate, liveKeyId), recheck);
+    const approximate = refuseRevoked(await this.indexedStatement(scope, q, k, { filters, purpose, ...checks }), recheck);
     lessons ??= approximate.lessons;
     if (approximate.blocked || approximate.rows.length >= k) return { lessons, rows: approximate.rows };
-    return { lessons, rows: (await this.exactStatement(scope, q, k, filters, purpose, null, null)).rows };
+    return { lessons, rows: (await this.exactStatement(scope, q, k, { filters, purpose, ...NO_CHECKS })).rows };
   }
 
   /**
@@ -158,7 +172,7 @@ export class VectorSearch {
     purpose: SearchPurpose = 'read',
     bound?: number,
   ): Promise<ScoredRow[] | null> {
-    const result = await this.exactStatement(scope, q, k, filters, purpose, null, null, bound);
+    const result = await this.exactStatement(scope, q, k, { filters, purpose, ...NO_CHECKS, bound });
     if (bound !== undefined && result.candidateRows > bound) return null;
     return result.rows;
   }
@@ -167,12 +181,9 @@ export class VectorSearch {
     scope: MemoryScope,
     q: string,
     k: number,
-    filters: SearchFilters,
-    purpose: SearchPurpose,
-    gate: LessonGate | null,
-    liveKeyId: string | null,
-    bound?: number,
+    options: StatementOptions & { bound?: number },
   ): Promise<SearchStatementResult> {
+    const { filters, purpose, gate, liveKeyId, bound } = options;
     return this.access.search({
       statement: 'exact-vector',
       scope,
@@ -208,18 +219,11 @@ export class VectorSearch {
     filters: SearchFilters = {},
     purpose: SearchPurpose = 'read',
   ): Promise<ScoredRow[]> {
-    return (await this.indexedStatement(scope, q, k, filters, purpose, null, null)).rows;
+    return (await this.indexedStatement(scope, q, k, { filters, purpose, ...NO_CHECKS })).rows;
   }
 
-  private async indexedStatement(
-    scope: MemoryScope,
-    q: string,
-    k: number,
-    filters: SearchFilters,
-    purpose: SearchPurpose,
-    gate: LessonGate | null,
-    liveKeyId: string | null,
-  ): Promise<SearchStatementResult> {
+  private async indexedStatement(scope: MemoryScope, q: string, k: number, options: StatementOptions): Promise<SearchStatementResult> {
+    const { filters, purpose, gate, liveKeyId } = options;
     const ownGraph = this.graphs?.hasGraph(tenantScopeOf(scope)) ?? false;
     return this.access.search({
       statement: 'hnsw-vector',
@@ -237,7 +241,7 @@ export class VectorSearch {
 
   /**
    * Full-text candidates (any of the query's words) ranked by BM25 over the caller's visible
-   * rows (bm25-sql.ts), with their vector distance, computed for the k rows kept only.
+   * rows (database/access/bm25-statement.ts), with their vector distance, computed for the k rows kept only.
    */
   async textMatches(
     scope: MemoryScope,

@@ -47,7 +47,7 @@ export interface GrantRow {
 
 export interface MemoryAccessOptions {
   /**
-   * Where shaped statements (searchShape) run as named prepared statements, parsed and
+   * Where shaped statements (search, textSearch, records) run as named prepared statements, parsed and
    * planned once per connection (DATABASE_PREPARED_STATEMENTS; statement-pool.ts). Null: the
    * same text as unnamed statements on the main pool, for poolers in transaction mode
    * (PgBouncer before 1.21) and the embedded database.

@@ -4,7 +4,7 @@ import { IsIn, IsUUID } from 'class-validator';
 import { LowerCase } from '../../common/validation/transforms';
 import { VISIBILITY_MODES, VISIBILITY_MODES_MESSAGE, type VisibilityMode } from '../../database/access/visibility';
 import { AGENT_EXAMPLE, UUID_EXAMPLE } from '../../openapi/scope.schema';
-import { OwnerScopeFieldsDto, ScopeFieldsDto } from './scope-fields.dto';
+import { OwnerScopeFieldsDto } from './scope-fields.dto';
 
 export class MemoryIdParams {
   @ApiProperty({
@@ -25,9 +25,6 @@ export class GrantParams extends MemoryIdParams {
   grantee_agent_id: string;
 }
 
-/** GET/DELETE of one memory: only the scope parameters. */
-export class ScopeQueryDto extends ScopeFieldsDto {}
-
 export class UpdateVisibilityDto extends OwnerScopeFieldsDto {
   @ApiProperty({
     type: String,
@@ -45,5 +42,3 @@ export class CreateGrantDto extends OwnerScopeFieldsDto {
   @LowerCase()
   grantee_agent_id: string;
 }
-
-export class OwnerScopeQueryDto extends OwnerScopeFieldsDto {}
