@@ -12,7 +12,7 @@ import { LessonsService } from './lessons.service';
 
 const USER_ID_ERROR = 'user_id (string) is required';
 
-/** User-scoped lesson routes (spec 4.6, CONTRACT section 6). Registered before /v1/memories/:id. */
+/** User-scoped lesson routes (spec 4.6, CONTRACT section 6). Tried before /v1/memories/:id whatever the module order (app/route-order.ts). */
 @ApiTags('Lessons')
 @ApiInternalError()
 @ApiKeyAuth()
