@@ -3,7 +3,7 @@ import type { SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 
 import type { Actor } from '../common/identity/principal';
-import type { MemoryScope, WorkspaceScope } from '../common/scope/memory-scope';
+import type { MemoryScope } from '../common/scope/memory-scope';
 import { MemoryAccess, type MemoryVersionRow, type NewMemory, type VersionChange } from '../database/access/memory-access';
 import type { MemoryRecordRow } from '../database/access/record-statement';
 import { scopeColumns } from '../database/audit/audit-log';
