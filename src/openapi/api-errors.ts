@@ -17,6 +17,7 @@ const DESCRIPTIONS = {
   403: 'The caller sees the memory but is not its owning agent.',
   404: "Not found, or outside the caller's scope or visibility: both answer identically.",
   409: 'Conflict.',
+  422: 'The write gate refused the text (a prompt injection, or a trust score below the threshold); nothing changed and a lesson was recorded.',
   429: "Over the API key's rate limit (per instance); `Retry-After` says how many seconds to wait.",
   413: 'The request body exceeds 1 MB.',
   415: 'The request has a body that is not `application/json`.',
@@ -69,8 +70,9 @@ function errorResponse(status: ErrorStatus, messages: readonly string[], descrip
 }
 
 /** The statuses a route documents for itself (the others are the same on every route). */
-type RouteStatus = 400 | 403 | 404 | 409;
-const isRouteStatus = (status: number): status is RouteStatus => status === 400 || status === 403 || status === 404 || status === 409;
+type RouteStatus = 400 | 403 | 404 | 409 | 422;
+const ROUTE_STATUSES: readonly number[] = [400, 403, 404, 409, 422] satisfies RouteStatus[];
+const isRouteStatus = (status: number): status is RouteStatus => ROUTE_STATUSES.includes(status);
 
 export interface ErrorSpec {
   /** Example messages of the 400 answers of validation (each names its field). */

@@ -281,9 +281,12 @@ export function hnswOverFetch(k: number, ownGraph = false): number {
   return Math.max(2 * k, k + (ownGraph ? 30 : 90));
 }
 
-/** spec 4.2.6: source_site, namespace and as_of narrow user-scope search only. */
+/**
+ * spec 4.2.6: source_site and namespace narrow user-scope search only; as_of applies in both
+ * scopes (it is the moment the search reads, CONTRACT section 12).
+ */
 function applicableFilters(scope: MemoryScope, filters: SearchFilters): SearchFilters {
-  return scope.kind === 'user' ? filters : {};
+  return scope.kind === 'user' ? filters : filters.asOf ? { asOf: filters.asOf } : {};
 }
 
 /** A statement that found the request's key revoked: forget the key here and answer 401. */

@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
+import { DataSource, type EntityManager, type ObjectLiteral, type SelectQueryBuilder, type UpdateQueryBuilder } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -7,6 +7,7 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import { assertNever } from '../../common/errors/domain-error';
 import type { Actor } from '../../common/identity/principal';
 import type { MemoryScope, WorkspaceScope } from '../../common/scope/memory-scope';
+import type { WireVersionChange } from '../../contract/wire-types';
 import { appendAuditEvents, auditInsert, type AuditEvent } from '../audit/audit-log';
 import { EpisodeEntity } from '../entities/episode.entity';
 import { LessonEntity } from '../entities/lesson.entity';
@@ -29,6 +30,7 @@ import {
   purposeOf,
   searchFilterValues,
   shapeKeyOf,
+  timeOf,
   type FullTextPlan,
   type RecordPlan,
   type SearchFilters,
@@ -36,9 +38,28 @@ import {
   type VectorPlan,
 } from './statement-plans';
 import { bindShape, renderShape, ShapeCache, type StatementShape } from './statement-shape';
-import { applyMemoryScope, scopeParameters, type AccessPurpose } from './visibility';
+import { applyMemoryScope, CURRENT, scopeParameters, type AccessPurpose, type ReadTime } from './visibility';
 
-export type NewMemory = Omit<MemoryEntity, 'deletedAt' | 'expiredAt' | 'supersededBy'>;
+export type NewMemory = Omit<MemoryEntity, 'deletedAt' | 'supersededAt' | 'supersededBy' | 'version' | 'validUntil'>;
+
+/** What a version row says happened (CONTRACT section 12; the memory_versions CHECK lists the same). */
+export type VersionChange = WireVersionChange;
+
+/** One row of memory_versions, as the history route returns it. */
+export interface MemoryVersionRow {
+  version: number;
+  change: VersionChange;
+  content: string;
+  metadata: Record<string, unknown>;
+  visibility: string | null;
+  expires_at: Date | null;
+  changed_at: Date;
+  agent_id: string | null;
+  key_id: string | null;
+}
+
+/** The columns a version row copies from the memory as it is after the change. */
+const VERSIONED_COLUMNS = 'user_id, id, version, content, metadata, visibility, expires_at, workspace_id';
 
 export interface GrantRow {
   grantee_agent_id: string;
@@ -118,12 +139,18 @@ export class MemoryAccess {
   }
 
   /**
-   * SELECT over the memories `scope` may touch for `purpose`, as a ScopedSelect: the caller
-   * narrows, orders and pages; it cannot widen or rebind the predicate. Joins: the row's
-   * access counts (`memory_access_counts`) and its episode (`episodes`), on the same user.
+   * SELECT over the memories `scope` may touch for `purpose`, at `time` (visibility.ReadTime),
+   * as a ScopedSelect: the caller narrows, orders and pages; it cannot widen or rebind the
+   * predicate. Joins: the row's access counts (`memory_access_counts`) and its episode
+   * (`episodes`), on the same user.
    */
-  memories(scope: MemoryScope, purpose: AccessPurpose, alias = 'm'): ScopedSelect<MemoryEntity, typeof MEMORY_JOINS> {
-    return scopedSelect(this.scoped(scope, purpose, alias), scopeParameters(scope), alias, MEMORY_JOINS);
+  memories(
+    scope: MemoryScope,
+    purpose: AccessPurpose,
+    alias = 'm',
+    time: ReadTime = CURRENT,
+  ): ScopedSelect<MemoryEntity, typeof MEMORY_JOINS> {
+    return scopedSelect(this.scoped(scope, purpose, alias, time), scopeParameters(scope, time), alias, MEMORY_JOINS);
   }
 
   /**
@@ -135,14 +162,89 @@ export class MemoryAccess {
     purpose: AccessPurpose,
     values: QueryDeepPartialEntity<MemoryEntity>,
     parameters?: Record<string, unknown>,
+    time: ReadTime = CURRENT,
   ): ScopedUpdate<MemoryEntity> {
-    const qb = this.manager.createQueryBuilder().update(MemoryEntity).set(values);
-    return scopedUpdate(applyMemoryScope(qb, 'memories', scope, purpose), scopeParameters(scope), parameters);
+    return scopedUpdate(this.scopedUpdateBuilder(scope, purpose, values, time), scopeParameters(scope, time), parameters);
   }
 
-  /** The door's own builder over memories, predicate applied (never handed out). */
-  private scoped(scope: MemoryScope, purpose: AccessPurpose, alias: string): SelectQueryBuilder<MemoryEntity> {
-    return applyMemoryScope(this.manager.getRepository(MemoryEntity).createQueryBuilder(alias), alias, scope, purpose);
+  /** The door's own builders over memories, predicate applied (never handed out). */
+  private scoped(scope: MemoryScope, purpose: AccessPurpose, alias: string, time: ReadTime = CURRENT): SelectQueryBuilder<MemoryEntity> {
+    return applyMemoryScope(this.manager.getRepository(MemoryEntity).createQueryBuilder(alias), alias, scope, purpose, time);
+  }
+
+  private scopedUpdateBuilder(
+    scope: MemoryScope,
+    purpose: AccessPurpose,
+    values: QueryDeepPartialEntity<MemoryEntity>,
+    time: ReadTime = CURRENT,
+  ): UpdateQueryBuilder<MemoryEntity> {
+    const qb = this.manager.createQueryBuilder().update(MemoryEntity).set(values);
+    return applyMemoryScope(qb, 'memories', scope, purpose, time);
+  }
+
+  /**
+   * Changes one memory that `scope` may touch for `purpose` and records the change, in ONE
+   * statement: the UPDATE (which raises `version` by one) and the INSERT of its memory_versions
+   * row are data-modifying CTEs, so a change without its version, or a version without its
+   * change, cannot happen. Two concurrent changes of one memory serialise on its row lock (the
+   * second UPDATE waits, then re-reads the row under READ COMMITTED and takes the next
+   * version), so neither version is lost. `by` is the changing agent (null in user scope).
+   * Returns the new version, or null when no row matched.
+   */
+  async changeMemory(
+    scope: MemoryScope,
+    purpose: AccessPurpose,
+    id: string,
+    values: QueryDeepPartialEntity<MemoryEntity>,
+    change: VersionChange,
+    actor: Actor,
+    options: { time?: ReadTime; parameters?: ObjectLiteral } = {},
+  ): Promise<number | null> {
+    const [updateSql, updateParameters] = this.scopedUpdateBuilder(
+      scope,
+      purpose,
+      { ...values, version: () => 'version + 1', updatedAt: () => 'now()' },
+      options.time,
+    )
+      .andWhere('memories.id = :changedId', { changedId: id })
+      .setParameters(options.parameters ?? {})
+      .returning(VERSIONED_COLUMNS)
+      .getQueryAndParameters();
+    const n = updateParameters.length;
+    const rows: { version: number }[] = await this.manager.query(
+      `WITH changed AS (${updateSql}),
+            versioned AS (
+              INSERT INTO memory_versions (user_id, memory_id, version, change, content, metadata, visibility, expires_at, workspace_id, agent_id, key_id)
+              SELECT c.user_id, c.id, c.version, $${n + 1}, c.content, c.metadata, c.visibility, c.expires_at, c.workspace_id, $${n + 2}, $${n + 3}
+                FROM changed c
+              RETURNING version)
+       SELECT version FROM versioned`,
+      [...updateParameters, change, changingAgent(scope), actor.keyId],
+    );
+    return rows[0]?.version ?? null;
+  }
+
+  /**
+   * The versions of one memory, oldest first, when `scope` may read it at all (deleted,
+   * superseded and expired rows included: `any` time): the history carries the visibility rule
+   * of the memory it belongs to, in the same statement. Null when the memory is not visible.
+   */
+  async memoryVersions(scope: MemoryScope, id: string): Promise<MemoryVersionRow[] | null> {
+    const [visibleSql, parameters] = this.scoped(scope, 'read', 'm', { kind: 'any' })
+      .select('m.id', 'id')
+      .addSelect('m.user_id', 'user_id')
+      .andWhere('m.id = :historyId', { historyId: id })
+      .getQueryAndParameters();
+    // A LEFT JOIN: a visible memory yields at least one row, an invisible one none (404).
+    const rows: (MemoryVersionRow | { version: null })[] = await this.manager.query(
+      `WITH visible AS (${visibleSql})
+       SELECT v.version, v.change, v.content, v.metadata, v.visibility, v.expires_at, v.changed_at, v.agent_id, v.key_id
+         FROM visible m LEFT JOIN memory_versions v ON v.user_id = m.user_id AND v.memory_id = m.id
+        ORDER BY v.version`,
+      parameters,
+    );
+    if (rows.length === 0) return null;
+    return rows.filter((row): row is MemoryVersionRow => row.version !== null);
   }
 
   /**
@@ -193,7 +295,7 @@ export class MemoryAccess {
    * stand in for them).
    */
   private prepare(plan: StatementPlan): [StatementShape, unknown[]] {
-    const values = { ...planValues(plan), ...scopeParameters(plan.scope) };
+    const values = { ...planValues(plan), ...scopeParameters(plan.scope, timeOf(plan)) };
     const shape = SHAPES.get(shapeKeyOf(plan), () => {
       const driver = this.manager.connection.driver as PostgresDriver;
       return renderShape(
@@ -208,16 +310,17 @@ export class MemoryAccess {
   /** The plan's SQL with named parameters (`:name`), built from the door's scoped builders. */
   private namedSql(plan: StatementPlan): string {
     const purpose = purposeOf(plan);
+    const time = timeOf(plan);
     switch (plan.statement) {
       case 'exact-vector': {
-        const candidates = this.scoped(plan.scope, purpose, 'v')
+        const candidates = this.scoped(plan.scope, purpose, 'v', time)
           .select('v.id', 'id')
           .addSelect('cosine_distance(v.embedding, CAST(:q AS vector))', 'distance');
         applySearchFilters(candidates, 'v', plan.filters);
         return searchStatementSql(candidates.getQuery(), plan.gate !== null, plan.bound !== null, plan.liveKeyId !== null);
       }
       case 'hnsw-vector': {
-        const candidates = this.scoped(plan.scope, purpose, 'v')
+        const candidates = this.scoped(plan.scope, purpose, 'v', time)
           .select('v.id', 'id')
           .addSelect('v.embedding <=> CAST(:q AS vector)', 'distance');
         applySearchFilters(candidates, 'v', plan.filters);
@@ -228,18 +331,18 @@ export class MemoryAccess {
         return searchStatementSql(candidates.getQuery(), plan.gate !== null, true, plan.liveKeyId !== null);
       }
       case 'full-text': {
-        const matches = this.scoped(plan.scope, purpose, 't');
-        const population = this.scoped(plan.scope, purpose, 'p');
+        const matches = this.scoped(plan.scope, purpose, 't', time);
+        const population = this.scoped(plan.scope, purpose, 'p', time);
         applySearchFilters(matches, 't', plan.filters);
         applySearchFilters(population, 'p', plan.filters);
         return textStatementSql(bm25Statement(matches, population, plan.words, plan.words.join(' | '), plan.k).sql);
       }
       case 'record-by-id':
-        return this.recordSelect(plan.scope, purpose).andWhere('m.id = :id').getQuery();
+        return this.recordSelect(plan.scope, purpose, time).andWhere('m.id = :id').getQuery();
       case 'records-by-ids':
-        return this.recordSelect(plan.scope, purpose).andWhere('m.id = ANY(CAST(:ids AS uuid[]))').getQuery();
+        return this.recordSelect(plan.scope, purpose, time).andWhere('m.id = ANY(CAST(:ids AS uuid[]))').getQuery();
       case 'record-page': {
-        const qb = this.recordSelect(plan.scope, purpose);
+        const qb = this.recordSelect(plan.scope, purpose, time);
         if (plan.filters.sourceSite !== undefined) qb.andWhere('m.source_site = :sourceSite');
         if (plan.filters.episodeId !== undefined) qb.andWhere('m.episode_id = :episodeId');
         return `${qb.orderBy('m.created_at', 'DESC').addOrderBy('m.id', 'DESC').getQuery()} LIMIT :limit OFFSET :offset`;
@@ -250,7 +353,7 @@ export class MemoryAccess {
   }
 
   /** A record read's select list over the alias `m`: the row and its access counts. */
-  private recordSelect(scope: MemoryScope, purpose: AccessPurpose): SelectQueryBuilder<MemoryEntity> {
+  private recordSelect(scope: MemoryScope, purpose: AccessPurpose, time: ReadTime): SelectQueryBuilder<MemoryEntity> {
     // The counts come from scalar subqueries on the visible row's own user and id: columns,
     // never rows, and a primary-key probe per returned row whatever the statistics say. (As
     // a LEFT JOIN, the generic plan of a workspace list on a large user materialized all of
@@ -258,7 +361,7 @@ export class MemoryAccess {
     // 4,446 counts at 1M memories; docs/benchmarks.md.)
     const counts = (column: string) =>
       `(SELECT ac.${column} FROM memory_access_counts ac WHERE ac.user_id = m.user_id AND ac.memory_id = m.id)`;
-    return this.scoped(scope, purpose, 'm')
+    return this.scoped(scope, purpose, 'm', time)
       .select(RECORD_SELECT)
       .addSelect(`COALESCE(${counts('access_count')}, 0)`, 'access_count')
       .addSelect(counts('last_accessed_at'), 'last_accessed_at');
@@ -319,19 +422,14 @@ export class MemoryAccess {
       `DELETE FROM memory_access_counts c
         WHERE c.user_id = $1 AND c.memory_id = $2
           AND NOT EXISTS (SELECT 1 FROM memories m
-                           WHERE m.user_id = $1 AND m.id = $2 AND m.deleted_at IS NULL AND m.expired_at IS NULL)`,
+                           WHERE m.user_id = $1 AND m.id = $2 AND m.deleted_at IS NULL AND m.superseded_at IS NULL)`,
       [userId, memoryId],
     );
   }
 
-  async insertMemories(rows: NewMemory[]): Promise<void> {
-    if (rows.length === 0) return;
-    await this.manager
-      .createQueryBuilder()
-      .insert()
-      .into(MemoryEntity)
-      .values(rows as QueryDeepPartialEntity<MemoryEntity>[])
-      .execute();
+  /** New rows (and their `created` versions) without audit events: tests and scripts. */
+  async insertMemories(rows: NewMemory[], actor: Actor = { keyId: null, requestId: null }): Promise<void> {
+    await this.insertMemoriesAudited(rows, actor, []);
   }
 
   /**
@@ -346,13 +444,24 @@ export class MemoryAccess {
       .createQueryBuilder()
       .insert()
       .into(MemoryEntity)
-      .values(rows as QueryDeepPartialEntity<MemoryEntity>[])
+      .values(rows.map((row) => ({ ...row, version: 1 })) as QueryDeepPartialEntity<MemoryEntity>[])
       .updateEntity(false)
+      .returning('user_id, id, content, metadata, visibility, expires_at, workspace_id, agent_id')
       .getQueryAndParameters();
-    if (events.length === 0) return void (await this.manager.query(insertSql, insertParameters));
-    const audit = auditInsert(actor, events, insertParameters.length);
-    await this.manager.query(`WITH stored AS (${insertSql}), audited AS (${audit.sql}) SELECT 1`, [
-      ...insertParameters,
+    // Each new row's `created` version (its agent is the row's own), in the same statement.
+    const keyParameter = insertParameters.length + 1;
+    const versioned = `versioned AS (
+        INSERT INTO memory_versions (user_id, memory_id, version, change, content, metadata, visibility, expires_at, workspace_id, agent_id, key_id)
+        SELECT s.user_id, s.id, 1, 'created', s.content, s.metadata, s.visibility, s.expires_at, s.workspace_id, s.agent_id, CAST($${keyParameter} AS uuid)
+          FROM stored s)`;
+    const parameters = [...insertParameters, actor.keyId];
+    if (events.length === 0) {
+      await this.manager.query(`WITH stored AS (${insertSql}), ${versioned} SELECT 1`, parameters);
+      return;
+    }
+    const audit = auditInsert(actor, events, parameters.length);
+    await this.manager.query(`WITH stored AS (${insertSql}), ${versioned}, audited AS (${audit.sql}) SELECT 1`, [
+      ...parameters,
       ...audit.parameters,
     ]);
   }
@@ -371,8 +480,9 @@ export class MemoryAccess {
 
   // ---- grants: every statement is gated by the `owner` predicate on the memory ----
 
+  /** The owner's memory, expired or not (its owner still manages it until it is purged). */
   private ownedMemory(scope: WorkspaceScope, memoryId: string): SelectQueryBuilder<MemoryEntity> {
-    return this.scoped(scope, 'owner', 'm').andWhere('m.id = :memoryId', { memoryId });
+    return this.scoped(scope, 'owner', 'm', { kind: 'current-with-expired' }).andWhere('m.id = :memoryId', { memoryId });
   }
 
   /** Whether the caller owns a live memory with that id, and its visibility. */
@@ -487,5 +597,9 @@ function applySearchFilters(qb: SelectQueryBuilder<MemoryEntity>, alias: string,
   const values = searchFilterValues(filters);
   if (values.f_sourceSite !== undefined) qb.andWhere(`${alias}.source_site = :f_sourceSite`);
   if (values.f_namespaces !== undefined) qb.andWhere(`${alias}.namespace = ANY(CAST(:f_namespaces AS text[]))`);
-  if (values.f_asOf !== undefined) qb.andWhere(`${alias}.created_at <= :f_asOf`);
+}
+
+/** The agent a change is made by: the caller's agent in a workspace, none in user scope. */
+function changingAgent(scope: MemoryScope): string | null {
+  return scope.kind === 'workspace' ? scope.agentId : null;
 }

@@ -2,7 +2,7 @@ import { assertNever } from '../../common/errors/domain-error';
 import type { MemoryScope } from '../../common/scope/memory-scope';
 import { bm25Parameters, type Bm25Population } from './bm25-statement';
 import type { LessonGate } from './search-statement';
-import { scopeShapeKey, type AccessPurpose } from './visibility';
+import { CURRENT, scopeShapeKey, type AccessPurpose, type ReadTime } from './visibility';
 
 /**
  * The statements MemoryAccess renders once per shape and runs as (named, generic-planned)
@@ -11,7 +11,11 @@ import { scopeShapeKey, type AccessPurpose } from './visibility';
  * scope's values from the scope itself (memory-access.ts, runPlan).
  */
 
-/** Narrowing filters of a search (user scope only; the caller decides which apply, spec 4.2.6). */
+/**
+ * Narrowing filters of a search: source_site and namespaces in user scope only (the caller
+ * decides which apply, spec 4.2.6); as_of in both scopes, as the moment the search reads
+ * (visibility.ReadTime: what was known and valid then, CONTRACT section 12).
+ */
 export interface SearchFilters {
   sourceSite?: string;
   namespaces?: string[];
@@ -70,10 +74,11 @@ export interface RecordFilters {
   episodeId?: string;
 }
 
+/** `time`: the moment the read sees (visibility.ReadTime; current rows when absent). */
 export type RecordPlan =
-  | { statement: 'record-by-id'; scope: MemoryScope; purpose: Extract<AccessPurpose, 'read' | 'writer-view'>; id: string }
-  | { statement: 'records-by-ids'; scope: MemoryScope; ids: readonly string[] }
-  | { statement: 'record-page'; scope: MemoryScope; filters: RecordFilters; limit: number; offset: number };
+  | { statement: 'record-by-id'; scope: MemoryScope; purpose: Extract<AccessPurpose, 'read' | 'writer-view'>; id: string; time?: ReadTime }
+  | { statement: 'records-by-ids'; scope: MemoryScope; ids: readonly string[]; time?: ReadTime }
+  | { statement: 'record-page'; scope: MemoryScope; filters: RecordFilters; limit: number; offset: number; time?: ReadTime };
 
 export type StatementPlan = VectorPlan | FullTextPlan | RecordPlan;
 
@@ -93,12 +98,27 @@ export function purposeOf(plan: StatementPlan): AccessPurpose {
   }
 }
 
-/** The search filters present, as the statement's own named values. */
-export function searchFilterValues(filters: SearchFilters): { f_sourceSite?: string; f_namespaces?: string[]; f_asOf?: Date } {
-  const values: { f_sourceSite?: string; f_namespaces?: string[]; f_asOf?: Date } = {};
+/** The moment a plan reads: a search's as_of, a record read's own time, else the current rows. */
+export function timeOf(plan: StatementPlan): ReadTime {
+  switch (plan.statement) {
+    case 'exact-vector':
+    case 'hnsw-vector':
+    case 'full-text':
+      return plan.filters.asOf ? { kind: 'as-of', at: plan.filters.asOf } : CURRENT;
+    case 'record-by-id':
+    case 'records-by-ids':
+    case 'record-page':
+      return plan.time ?? CURRENT;
+    default:
+      return assertNever(plan);
+  }
+}
+
+/** The search filters present (as_of aside: it is the read time), as the statement's own named values. */
+export function searchFilterValues(filters: SearchFilters): { f_sourceSite?: string; f_namespaces?: string[] } {
+  const values: { f_sourceSite?: string; f_namespaces?: string[] } = {};
   if (filters.sourceSite !== undefined) values.f_sourceSite = filters.sourceSite;
   if (filters.namespaces?.length) values.f_namespaces = filters.namespaces;
-  if (filters.asOf) values.f_asOf = filters.asOf;
   return values;
 }
 
@@ -110,15 +130,15 @@ function recordFilterValues(filters: RecordFilters): { sourceSite?: string; epis
 }
 
 const present = (values: object, names: readonly string[]): string => names.map((name) => (name in values ? '1' : '0')).join('');
-const SEARCH_FILTERS = ['f_sourceSite', 'f_namespaces', 'f_asOf'] as const;
+const SEARCH_FILTERS = ['f_sourceSite', 'f_namespaces'] as const;
 
 /**
- * What the plan's SQL text depends on, and nothing else: the statement, the scope's shape
- * (visibility.scopeShapeKey), which filters are present, and which optional parts (bound,
+ * What the plan's SQL text depends on, and nothing else: the statement, the scope's shape and
+ * read time (visibility.scopeShapeKey), which filters are present, and which optional parts (bound,
  * lesson gate, key check) the statement has. Never a value.
  */
 export function shapeKeyOf(plan: StatementPlan): string {
-  const scope = scopeShapeKey(plan.scope, purposeOf(plan));
+  const scope = scopeShapeKey(plan.scope, purposeOf(plan), timeOf(plan));
   switch (plan.statement) {
     case 'exact-vector':
       return [

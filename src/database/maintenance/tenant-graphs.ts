@@ -18,7 +18,7 @@ import { tenantRowConditions } from '../access/visibility';
  * workspace), this builds a partial HNSW index on the user's partition whose predicate is
  * exactly the scope's rows:
  *
- *   user_id = '<user>' AND workspace_id IS NULL|= '<workspace>' AND deleted_at IS NULL AND expired_at IS NULL
+ *   user_id = '<user>' AND workspace_id IS NULL|= '<workspace>' AND deleted_at IS NULL AND superseded_at IS NULL
  *
  * Every read of that scope carries those same conditions (both are written by
  * tenantRowConditions in access/visibility.ts), so when the statement is planned with its
@@ -117,7 +117,7 @@ export async function largeScopes(client: Client, minRows: number): Promise<Larg
   const { rows } = await client.query<{ user_id: string; workspace_id: string | null; live_rows: string }>(
     `SELECT user_id, workspace_id, count(*) AS live_rows
        FROM memories
-      WHERE deleted_at IS NULL AND expired_at IS NULL
+      WHERE deleted_at IS NULL AND superseded_at IS NULL
       GROUP BY user_id, workspace_id
      HAVING count(*) >= $1`,
     [minRows],
