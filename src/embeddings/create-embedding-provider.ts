@@ -23,15 +23,15 @@ export interface EmbeddingProviderEntry {
   /**
    * Cosine similarity at which an ingested fact duplicates a visible memory when
    * DUPLICATE_THRESHOLD is unset, calibrated on pairs of different sentences of real chats
-   * (`npm run eval:dedup`, docs/retrieval.md).
+   * (`npm run eval:dedup`; docs/retrieval.md, "De-duplication threshold per provider").
    */
   duplicateThreshold: number;
   create(options: EmbeddingProviderOptions): Promise<EmbeddingProvider> | EmbeddingProvider;
 }
 
 export const EMBEDDING_PROVIDERS: Readonly<Record<EmbeddingProviderName, EmbeddingProviderEntry>> = {
-  // The highest cosine between two different turns of one LoCoMo dev conversation is 0.967:
-  // 0.95 dropped 17 real turns, 0.98 drops none and still catches re-sent and re-cased text.
+  // Two different turns of one chat can come close enough that 0.95 drops real turns; 0.98
+  // drops none and still catches re-sent and re-cased text.
   local: {
     model: { from: 'provider', name: LOCAL_EMBEDDING_MODEL },
     duplicateThreshold: 0.98,
@@ -40,7 +40,7 @@ export const EMBEDDING_PROVIDERS: Readonly<Record<EmbeddingProviderName, Embeddi
       return LocalEmbeddingProvider.create({ dimensions: options.dimensions, cacheDir: options.cacheDir });
     },
   },
-  // Different turns stay below 0.95.
+  // Different turns stay well below 0.95.
   hash: {
     model: { from: 'provider', name: HASH_EMBEDDING_MODEL },
     duplicateThreshold: 0.95,
