@@ -8,8 +8,19 @@
 // test/architecture/one-door.check.spec.ts runs these rules on the tree, and the rogue snippets
 // of test/architecture/rogue-snippets.check.spec.ts show each hole of issue 21 closed.
 
-/** The tenant tables: every statement on them goes through MemoryAccess. A new one is added here. */
-export const TENANT_TABLES = ['memories', 'episodes', 'memory_visibility_grants', 'memory_access_counts', 'lessons'];
+/**
+ * The tenant tables: every statement on them goes through MemoryAccess. A new one is added
+ * here; test/database/memory-access.int.spec.ts fails on a table keyed by user_id that is in
+ * neither list below.
+ */
+export const TENANT_TABLES = ['memories', 'episodes', 'memory_visibility_grants', 'memory_access_counts', 'memory_versions', 'lessons'];
+
+/** Tables keyed by user_id that are not tenant data reached through the door, and why. */
+export const USER_KEYED_OUTSIDE_THE_DOOR = [
+  { table: 'agents', reason: 'Trust levels a user sets for its agents (src/database/agents.repository.ts); no memory content.' },
+  { table: 'api_keys', reason: 'API keys, managed with the admin token (src/database/api-keys.repository.ts).' },
+  { table: 'audit_events', reason: 'The append-only audit log: written beside each change, read with the admin token.' },
+];
 /** Their TypeORM entities. */
 export const TENANT_ENTITIES = ['MemoryEntity', 'EpisodeEntity', 'VisibilityGrantEntity', 'LessonEntity'];
 

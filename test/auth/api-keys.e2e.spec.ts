@@ -250,6 +250,7 @@ describe('AUTH_MODE=api_key', () => {
       ['GET /v1/memories/list', () => t.http().get('/v1/memories/list').set(bearer(keyB)).query(asA())],
       ['GET /v1/memories/:id', () => t.http().get(`/v1/memories/${memoryOfA}`).set(bearer(keyB)).query(asA())],
       ['DELETE /v1/memories/:id', () => t.http().delete(`/v1/memories/${memoryOfA}`).set(bearer(keyB)).query(asA())],
+      ['GET /v1/memories/:id/history', () => t.http().get(`/v1/memories/${memoryOfA}/history`).set(bearer(keyB)).query(asA())],
       [
         'PATCH /v1/memories/:id',
         () =>

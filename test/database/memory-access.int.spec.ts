@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { MemoryAccess } from '../../src/database/access/memory-access';
 import { VISIBILITY_MODES } from '../../src/database/access/visibility';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -42,5 +45,24 @@ describe('MemoryAccess', () => {
     const inside = await access.transaction(async (tx) => tx.userQuery<{ v: string }>('u1', setting), { enable_sort: 'off' });
     expect(inside).toEqual([{ v: 'off', n: 0 }]);
     expect(await access.userQuery('u1', setting)).toEqual([{ v: 'on', n: 0 }]);
+  });
+
+  it('names every table keyed by user_id in eslint.one-door.mjs: a tenant table, or outside the door with its reason', async () => {
+    const rows: { name: string }[] = await t.dataSource.query(
+      `SELECT DISTINCT c.relname AS name
+         FROM pg_class c
+         JOIN pg_namespace n ON n.oid = c.relnamespace
+         JOIN pg_attribute a ON a.attrelid = c.oid
+        WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+          AND a.attname = 'user_id' AND NOT a.attisdropped`,
+    );
+    const config = readFileSync(join(__dirname, '..', '..', 'eslint.one-door.mjs'), 'utf8');
+    const tenant = /export const TENANT_TABLES = \[([^\]]*)\]/.exec(config)?.[1].match(/[a-z_]+/g) ?? [];
+    const outside = [...config.matchAll(/\{ table: '([a-z_]+)', reason: '[^']+' \}|\{ table: '([a-z_]+)', reason: "[^"]+" \}/g)].map(
+      (m) => m[1] ?? m[2],
+    );
+    expect(tenant).toContain('memories');
+    expect(outside).toContain('api_keys');
+    expect(rows.map((r) => r.name).sort()).toEqual([...tenant, ...outside].sort());
   });
 });

@@ -530,6 +530,7 @@ describe('memory isolation between users, workspaces and agents', () => {
     // suite that proves its isolation, or reads no tenant data. A new route in none of them fails.
     const PROVEN_ELSEWHERE: Record<string, string> = {
       'DELETE /v1/memories/:id': "this file, 'DELETE /v1/memories/:id'",
+      'GET /v1/memories/:id/history': "test/memories/lifecycle.e2e.spec.ts, 'isolation of history and expiry'",
       'POST /v1/memories/ingest': "this file, 'ingest de-duplication' (the writer's view); test/memories/llm-ingest.e2e.spec.ts",
       'POST /v1/memories/ingest/quick': "this file, 'ingest de-duplication'",
       'PATCH /v1/memories/:id': 'test/memories/visibility.property.e2e.spec.ts; routes.e2e.spec.ts (PATCH and grants)',
