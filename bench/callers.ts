@@ -6,9 +6,9 @@
 import type { DataSource } from 'typeorm';
 
 import type { AgentScope, MemoryScope } from '../src/common/scope/memory-scope';
+import { MemoryEntity } from '../src/database/entities/memory.entity';
 import { applyMemoryScope } from '../src/database/visibility';
-import { MemoryEntity } from '../src/memories/memory.entity';
-import { DEFAULT_VECTOR_SEARCH_TUNING } from '../src/memories/vector-search';
+import { DEFAULT_VECTOR_SEARCH_TUNING } from '../src/retrieval/vector-search';
 import { queryText, type CorpusPlan, type UserPlan, type WorkspacePlan } from './corpus';
 import type { Caller, SizeClass, Target } from './load';
 import { Rng } from './random';

@@ -22,8 +22,8 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 
-import { SYSTEM_ACTOR } from '../src/auth/principal';
-import { createApp } from '../src/bootstrap';
+import { createApp } from '../src/app/bootstrap';
+import { SYSTEM_ACTOR } from '../src/common/identity/principal';
 import { loadEnv } from '../src/env/env.schema';
 import { SettingsService } from '../src/settings/settings.service';
 import { percentile } from './random';

@@ -8,7 +8,7 @@ import type { DataSource } from 'typeorm';
 
 import type { MemoryScope } from '../src/common/scope/memory-scope';
 import { HashEmbeddingProvider } from '../src/embeddings/hash.provider';
-import type { ScoredRow, VectorSearch } from '../src/memories/vector-search';
+import type { ScoredRow, VectorSearch } from '../src/retrieval/vector-search';
 import { percentile } from './load';
 import type { QueryRecorder } from './plans';
 

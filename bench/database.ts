@@ -14,12 +14,12 @@ import { DataSource, type Logger as TypeOrmLogger } from 'typeorm';
 import { buildDataSourceOptions } from '../src/database/data-source.options';
 import type { DatabaseTarget } from '../src/database/database-target';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../src/database/embedded-postgres';
+import { EpisodeEntity } from '../src/database/entities/episode.entity';
+import { MemoryEntity } from '../src/database/entities/memory.entity';
+import { VisibilityGrantEntity } from '../src/database/entities/visibility-grant.entity';
 import { prepareDatabase } from '../src/database/prepare-database';
 import { configuredIdentity } from '../src/embeddings/embedding-identity';
 import { loadEnv, type AppEnv } from '../src/env/env.schema';
-import { EpisodeEntity } from '../src/memories/episode.entity';
-import { MemoryEntity } from '../src/memories/memory.entity';
-import { VisibilityGrantEntity } from '../src/memories/visibility-grant.entity';
 
 export type DatabaseKind = 'postgres' | 'embedded';
 

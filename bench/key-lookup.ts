@@ -25,11 +25,11 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 
+import { createApp } from '../src/app/bootstrap';
 import { ApiKeyAuthenticator } from '../src/auth/api-key-authenticator';
-import { createApp } from '../src/bootstrap';
 import { toVectorLiteral } from '../src/database/vector';
 import { loadEnv } from '../src/env/env.schema';
-import { VectorSearch } from '../src/memories/vector-search';
+import { VectorSearch } from '../src/retrieval/vector-search';
 import { percentile, seededUnitVector } from './random';
 
 const MEMORIES = Number(process.env.BENCH_MEMORIES ?? 2000);

@@ -17,8 +17,8 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 
-import { SYSTEM_ACTOR } from '../src/auth/principal';
-import { createApp } from '../src/bootstrap';
+import { createApp } from '../src/app/bootstrap';
+import { SYSTEM_ACTOR } from '../src/common/identity/principal';
 import { toVectorLiteral } from '../src/database/vector';
 import { EmbeddingService } from '../src/embeddings/embedding.service';
 import { loadEnv } from '../src/env/env.schema';

@@ -16,12 +16,12 @@
 import type { DataSource, SelectQueryBuilder } from 'typeorm';
 
 import type { MemoryScope } from '../src/common/scope/memory-scope';
+import { MemoryEntity } from '../src/database/entities/memory.entity';
 import { applyMemoryScope } from '../src/database/visibility';
 import { HashEmbeddingProvider } from '../src/embeddings/hash.provider';
-import { bm25Statement } from '../src/memories/bm25-sql';
-import { MemoryEntity } from '../src/memories/memory.entity';
-import { fuseAndRescore, searchableWords } from '../src/memories/ranking';
-import type { ScoredRow } from '../src/memories/vector-search';
+import { bm25Statement } from '../src/retrieval/bm25-sql';
+import { fuseAndRescore, searchableWords } from '../src/retrieval/ranking';
+import type { ScoredRow } from '../src/retrieval/vector-search';
 import { CORPUS_NOW } from './corpus';
 import { vectorText } from './seed';
 

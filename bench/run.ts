@@ -15,12 +15,12 @@ import { dirname, resolve } from 'node:path';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 
-import { SYSTEM_ACTOR } from '../src/auth/principal';
+import { SYSTEM_ACTOR } from '../src/common/identity/principal';
 import { MemoryAccess } from '../src/database/access/memory-access';
-import { existingTenantGraphs, largeScopes, reconcileTenantGraphs, tenantGraphName } from '../src/database/tenant-graphs';
+import { existingTenantGraphs, largeScopes, reconcileTenantGraphs, tenantGraphName } from '../src/database/maintenance/tenant-graphs';
 import { HashEmbeddingProvider } from '../src/embeddings/hash.provider';
 import { MemoriesRepository } from '../src/memories/memories.repository';
-import { hnswOverFetch, VectorSearch } from '../src/memories/vector-search';
+import { hnswOverFetch, VectorSearch } from '../src/retrieval/vector-search';
 import { parseArgs, type BenchOptions } from './args';
 import {
   crossoverScopes,

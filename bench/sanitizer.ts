@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { findProjectRoot } from '../src/embeddings/project-root';
+import { findProjectRoot } from '../src/common/project-root';
 import type { PoisoningCorpus } from '../src/lessons/sanitizer/corpus-evaluation';
 import { PATHOLOGICAL_INPUTS, TYPICAL_MEMORY } from '../src/lessons/sanitizer/pathological-inputs';
 import { sanitizeInput } from '../src/lessons/sanitizer/sanitize-input';

@@ -8,7 +8,7 @@
  * DUPLICATE_THRESHOLD per provider.
  */
 import { HashEmbeddingProvider } from '../src/embeddings/hash.provider';
-import { LocalEmbeddingProvider } from '../src/embeddings/local.provider';
+import { LocalEmbeddingProvider } from '../src/embeddings/local/local.provider';
 import { loadLocomo } from './locomo';
 
 function arg(name: string, fallback: string): string {

@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 
 import { HashEmbeddingProvider } from '../src/embeddings/hash.provider';
-import { LocalEmbeddingProvider } from '../src/embeddings/local.provider';
+import { LocalEmbeddingProvider } from '../src/embeddings/local/local.provider';
 import { loadLocomo } from './locomo';
 import { byCategory, type QuestionResult } from './metrics';
 

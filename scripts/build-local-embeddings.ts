@@ -8,9 +8,9 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { GLOVE_CACHE_FILE, GloveCacheOptions, loadOrBuildGlove } from '../src/embeddings/glove-cache';
-import { defaultEmbeddingCacheDir } from '../src/embeddings/project-root';
-import { resolveWinkSourcePath } from '../src/embeddings/wink-source';
+import { defaultEmbeddingCacheDir } from '../src/common/project-root';
+import { GLOVE_CACHE_FILE, GloveCacheOptions, loadOrBuildGlove } from '../src/embeddings/local/glove-cache';
+import { resolveWinkSourcePath } from '../src/embeddings/local/wink-source';
 
 function parseArgs(argv: string[]): GloveCacheOptions {
   const options: GloveCacheOptions = {};

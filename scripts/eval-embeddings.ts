@@ -5,9 +5,6 @@
  * Exits with 1 when a paraphrase falls below or an unrelated pair reaches the threshold (the
  * hash provider always does: it has no notion of synonyms).
  */
-import { EmbeddingProvider } from '../src/embeddings/embedding-provider';
-import { HashEmbeddingProvider } from '../src/embeddings/hash.provider';
-import { LocalEmbeddingProvider } from '../src/embeddings/local.provider';
 import {
   defaultPairsPath,
   LabelSummary,
@@ -15,7 +12,10 @@ import {
   loadLabelledPairs,
   scorePairs,
   summarise,
-} from '../src/embeddings/pair-evaluation';
+} from '../eval/embeddings/pair-evaluation';
+import { EmbeddingProvider } from '../src/embeddings/embedding-provider';
+import { HashEmbeddingProvider } from '../src/embeddings/hash.provider';
+import { LocalEmbeddingProvider } from '../src/embeddings/local/local.provider';
 
 interface Args {
   provider: 'local' | 'hash';

@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { findProjectRoot } from '../src/embeddings/project-root';
+import { findProjectRoot } from '../src/common/project-root';
 import { loadGateCorpus } from '../src/lessons/classifier/gate-corpus';
 import {
   crossValidate,

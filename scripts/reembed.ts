@@ -15,8 +15,8 @@ import { DataSource } from 'typeorm';
 
 import { buildDataSourceOptions } from '../src/database/data-source.options';
 import { closeDatabaseTarget, openDatabaseTarget } from '../src/database/database-target';
+import { reembed, type ReembedProgress } from '../src/database/maintenance/reembed';
 import { prepareDatabase } from '../src/database/prepare-database';
-import { reembed, type ReembedProgress } from '../src/database/reembed';
 import { createEmbeddingProvider } from '../src/embeddings/create-embedding-provider';
 import { configuredIdentity } from '../src/embeddings/embedding-identity';
 import { loadEnv } from '../src/env/env.schema';

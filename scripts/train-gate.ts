@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { findProjectRoot } from '../src/embeddings/project-root';
+import { findProjectRoot } from '../src/common/project-root';
 import { GATE_CORPUS_PATH, loadGateCorpus } from '../src/lessons/classifier/gate-corpus';
 import { chooseThresholds, prepare, train } from '../src/lessons/classifier/gate-evaluation';
 import { storeModel } from '../src/lessons/classifier/gate-model';

@@ -4,14 +4,14 @@ import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { getHeapStatistics } from 'node:v8';
 
-import { createApp } from './bootstrap';
+import { createApp } from './app/bootstrap';
+import { installProcessFaultPolicy } from './app/process-faults';
 import { httpDrainFor } from './common/http/http-server';
 import { JsonLogger } from './common/logging/json-logger';
 import { DatabaseStartupError } from './database/pgvector';
 import { EnvValidationError, loadEnv, type AppEnv } from './env/env.schema';
 import { heapLimitWarning, oldSpaceLimitMb } from './env/heap-limit';
 import { MetricsService } from './metrics/metrics.service';
-import { installProcessFaultPolicy } from './process-faults';
 
 type App = Awaited<ReturnType<typeof createApp>>;
 

@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { findProjectRoot } from '../../src/embeddings/project-root';
+import { findProjectRoot } from '../../src/common/project-root';
 import { ENGLISH_ATTACKS } from './attacks-en';
 import { MULTILINGUAL_TEMPLATES } from './attacks-intl';
 import { OBFUSCATION_TEMPLATES } from './attacks-obfuscated';

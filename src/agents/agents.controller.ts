@@ -1,11 +1,11 @@
 import { Body, Controller, Get, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 
-import { agentIdForPrincipal, userIdForPrincipal } from '../auth/bind-scope';
-import { CallerActor, CallerPrincipal } from '../auth/caller.decorator';
-import type { Actor, Principal } from '../auth/principal';
-import { AgentTrustDoc, AgentTrustStoredDoc } from '../openapi/agent.responses';
+import { CallerActor, CallerPrincipal } from '../common/identity/caller.decorator';
+import type { Actor, Principal } from '../common/identity/principal';
+import { agentIdForPrincipal, userIdForPrincipal } from '../common/scope/bind-scope';
 import { ApiErrors, ApiInternalError, ApiKeyAuth } from '../openapi/api-errors';
+import { AgentTrustDoc, AgentTrustStoredDoc } from './agent.responses';
 import { GetTrustQueryDto, PutTrustDto } from './agents.dto';
 import { AgentsService } from './agents.service';
 

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 
-import { AgentEntity } from './agent.entity';
+import { AgentEntity } from '../database/entities/agent.entity';
 import { AgentsController } from './agents.controller';
 import { AgentsService } from './agents.service';
 

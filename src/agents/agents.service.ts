@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 
-import type { Actor } from '../auth/principal';
+import type { Actor } from '../common/identity/principal';
 import { appendAuditEvent } from '../database/audit/audit-log';
-import { AgentEntity } from './agent.entity';
+import { AgentEntity } from '../database/entities/agent.entity';
 
 /** Trust level of an agent with no row. */
 export const DEFAULT_AGENT_TRUST = 0.5;

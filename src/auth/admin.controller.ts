@@ -1,14 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 
-import { ApiKeyListDoc, AuditEventListDoc, CreatedApiKeyDoc } from '../openapi/admin.responses';
+import { CallerActor } from '../common/identity/caller.decorator';
+import type { Actor } from '../common/identity/principal';
+import { Access } from '../common/identity/route-access';
 import { ADMIN_SECURITY, ApiAdminErrors, ApiErrors, ApiInternalError } from '../openapi/api-errors';
-import { SuccessDoc } from '../openapi/memory.responses';
+import { SuccessDoc } from '../openapi/success.responses';
 import { ApiKeyIdParams, AuditQueryDto, CreateApiKeyDto, ListApiKeysQueryDto, MAX_AUDIT_LIMIT } from './admin.dto';
+import { ApiKeyListDoc, AuditEventListDoc, CreatedApiKeyDoc } from './admin.responses';
 import { AdminService } from './admin.service';
-import { CallerActor } from './caller.decorator';
-import type { Actor } from './principal';
-import { Access } from './route-access';
 
 /** Keys and the audit log; the admin token only, in both modes (404 without ATRIUM_ADMIN_TOKEN). */
 @ApiTags('Admin')

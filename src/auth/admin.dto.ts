@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
 
+import { KEY_ROLES, type KeyRole } from '../common/identity/principal';
 import { LowerCase, ToInt } from '../common/validation/transforms';
 import { AUDIT_ACTIONS, type AuditAction } from '../database/audit/audit-log';
 import { AGENT_EXAMPLE, UUID_EXAMPLE, WORKSPACE_EXAMPLE } from '../openapi/scope.schema';
-import { KEY_ROLES, type KeyRole } from './principal';
 
 export const MAX_KEY_RATE_LIMIT = 100_000;
 

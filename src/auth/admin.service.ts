@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 
 import { Injectable } from '@nestjs/common';
 
-import type { ApiKeyWire, CreatedApiKeyWire } from '../client/admin-wire-types';
 import { assertNever, DomainError } from '../common/errors/domain-error';
+import type { Actor } from '../common/identity/principal';
+import type { ApiKeyWire, CreatedApiKeyWire } from '../contract/admin-wire-types';
 import { ApiKeysRepository, type ApiKeyRow } from '../database/api-keys.repository';
 import { AuditEventsRepository, type AuditEventRecord } from '../database/audit/audit-events.repository';
 import type { AuditQueryDto, CreateApiKeyDto } from './admin.dto';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { mintApiKey } from './api-key-secret';
-import type { Actor } from './principal';
 
 export type ApiKeyRecord = ApiKeyWire;
 

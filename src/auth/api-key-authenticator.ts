@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 
 import { assertNever } from '../common/errors/domain-error';
+import type { Principal } from '../common/identity/principal';
 import { ApiKeysRepository, type StoredKeyForLookup } from '../database/api-keys.repository';
 import { hashApiKey, looksLikeApiKey, lookupPrefix, sameBytes } from './api-key-secret';
-import type { Principal } from './principal';
 
 export interface AuthenticatedKey {
   principal: Exclude<Principal, { kind: 'open' }>;

@@ -4,15 +4,15 @@ import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 
 import { assertNever, DomainError } from '../common/errors/domain-error';
+import { KEY_CHECKED_IN_STATEMENT } from '../common/identity/key-recheck';
+import type { AuthenticatedRequest } from '../common/identity/principal';
+import { ROUTE_ACCESS, type RouteAccess } from '../common/identity/route-access';
 import { pickEnv } from '../env/app-config';
 import type { AppEnv } from '../env/env.schema';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { sameSecret } from './api-key-secret';
 import { presentedCredential } from './credentials';
-import { KEY_CHECKED_IN_STATEMENT } from './key-recheck';
-import type { AuthenticatedRequest } from './principal';
 import { KeyRateLimiter } from './rate-limiter';
-import { ROUTE_ACCESS, type RouteAccess } from './route-access';
 
 /**
  * The one place that resolves the caller (global guard, so it runs before every controller

@@ -1,5 +1,5 @@
-import type { ApiKeyWire, AuditEventWire, CreatedApiKeyWire, WireKeyRole } from './admin-wire-types';
-import type { Camelized } from './wire-types';
+import type { ApiKeyWire, AuditEventWire, CreatedApiKeyWire, WireKeyRole } from '../contract/admin-wire-types';
+import type { Camelized } from '../contract/wire-types';
 
 /** Agents, health and runtime configuration. */
 

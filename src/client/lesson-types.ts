@@ -1,6 +1,6 @@
-import type { Camelized, LessonCheckWire, WireLessonSeverity } from './wire-types';
+import type { Camelized, LessonCheckWire, WireLessonSeverity, WireLessonType } from '../contract/wire-types';
 
-export type LessonType = 'injection_blocked' | 'trust_violation' | 'contradiction_pattern' | 'false_memory' | 'user_reported';
+export type LessonType = WireLessonType;
 export type LessonSeverity = WireLessonSeverity;
 
 /** The `lesson_check` block of a search (spec 2.6): `safe: false` means it failed closed. */

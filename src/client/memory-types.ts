@@ -1,5 +1,3 @@
-import type { LessonCheck } from './lesson-types';
-import type { OwnerScopeInput, ResolvedScope, ScopeInput, WriterScopeInput } from './scope';
 import type {
   Camelized,
   IngestResponseWire,
@@ -8,7 +6,9 @@ import type {
   WireMemoryStatus,
   WireMemoryType,
   WireVisibility,
-} from './wire-types';
+} from '../contract/wire-types';
+import type { LessonCheck } from './lesson-types';
+import type { OwnerScopeInput, ResolvedScope, ScopeInput, WriterScopeInput } from './scope';
 
 export type Visibility = WireVisibility;
 export type MemoryType = WireMemoryType;

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { DataSource } from 'typeorm';
 
-import type { Actor, KeyRole } from '../auth/principal';
+import type { Actor, KeyRole } from '../common/identity/principal';
 import type { AppEnv } from '../env/env.schema';
 import { appendAuditEvent } from './audit/audit-log';
 import { DATABASE_TARGET, type DatabaseTarget } from './database-target';

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
-import type { Actor } from '../auth/principal';
-import type { RuntimeConfigChanges } from '../settings/runtime-config';
+import type { Actor } from '../common/identity/principal';
 import { appendAuditEvent } from './audit/audit-log';
+
+/** The stored changes, as validated by the settings module (settings/runtime-config.ts). */
+type RuntimeConfigChanges = Record<string, unknown>;
 
 /** The channel a config change is announced on; the payload is the new version. */
 export const RUNTIME_CONFIG_CHANNEL = 'atrium_runtime_config';

@@ -1,6 +1,6 @@
 import { EmbeddingProvider, EmbeddingProviderOptions } from './embedding-provider';
 import { HASH_MIN_DIMENSIONS, HashEmbeddingProvider } from './hash.provider';
-import { LOCAL_MIN_DIMENSIONS, LocalEmbeddingProvider } from './local.provider';
+import { LOCAL_MIN_DIMENSIONS, LocalEmbeddingProvider } from './local/local.provider';
 import { OpenAiEmbeddingProvider } from './openai.provider';
 
 /** The options cannot work; the message names the option and what is expected. */

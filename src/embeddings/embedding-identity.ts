@@ -1,7 +1,7 @@
 import type { AppEnv } from '../env/env.schema';
 import type { EmbeddingProvider } from './embedding-provider';
 import { HASH_EMBEDDING_MODEL } from './hash.provider';
-import { LOCAL_EMBEDDING_MODEL } from './local.provider';
+import { LOCAL_EMBEDDING_MODEL } from './local/local.provider';
 
 /**
  * Which embedder made a vector: `provider/model/dimensions`, e.g.

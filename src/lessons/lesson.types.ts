@@ -1,10 +1,8 @@
-import type { LessonCheckWire } from '../client/wire-types';
+import { LESSON_SEVERITIES, type LessonCheckWire, type WireLessonSeverity, type WireLessonType } from '../contract/wire-types';
 
-export const LESSON_TYPES = ['injection_blocked', 'trust_violation', 'contradiction_pattern', 'false_memory', 'user_reported'] as const;
-export type LessonType = (typeof LESSON_TYPES)[number];
-
-export const LESSON_SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
-export type LessonSeverity = (typeof LESSON_SEVERITIES)[number];
+export { LESSON_SEVERITIES, LESSON_TYPES } from '../contract/wire-types';
+export type LessonType = WireLessonType;
+export type LessonSeverity = WireLessonSeverity;
 
 export const severityRank = (severity: LessonSeverity | 'none'): number =>
   severity === 'none' ? 0 : LESSON_SEVERITIES.indexOf(severity) + 1;
@@ -22,5 +20,5 @@ export interface NewLesson {
   metadata: Record<string, unknown>;
 }
 
-/** The search response block (CONTRACT section 6), declared once in src/client/wire-types.ts. */
+/** The search response block (CONTRACT section 6), declared once in src/contract/wire-types.ts. */
 export type LessonCheck = LessonCheckWire;

@@ -2,11 +2,11 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 
-import { userIdForPrincipal } from '../auth/bind-scope';
-import { CallerActor, CallerPrincipal } from '../auth/caller.decorator';
-import type { Actor, Principal } from '../auth/principal';
+import { CallerActor, CallerPrincipal } from '../common/identity/caller.decorator';
+import type { Actor, Principal } from '../common/identity/principal';
+import { userIdForPrincipal } from '../common/scope/bind-scope';
 import { ApiErrors, ApiInternalError, ApiKeyAuth } from '../openapi/api-errors';
-import { LessonListDoc, LessonReportedDoc, LessonRetiredDoc, LessonStatsDoc } from '../openapi/lesson.responses';
+import { LessonListDoc, LessonReportedDoc, LessonRetiredDoc, LessonStatsDoc } from './lesson.responses';
 import { LessonIdParams, LessonUserQueryDto, ReportLessonDto, ReportLessonQueryDto } from './lessons.dto';
 import { LessonsService } from './lessons.service';
 

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 
 import { Injectable } from '@nestjs/common';
 
-import type { Actor } from '../auth/principal';
+import type { Actor } from '../common/identity/principal';
 import { MemoryAccess } from '../database/access/memory-access';
+import { LessonEntity } from '../database/entities/lesson.entity';
 import { toVectorLiteral } from '../database/vector';
-import { LessonEntity } from './lesson.entity';
 import type { LessonSeverity, LessonType, NewLesson } from './lesson.types';
 
 export interface LessonMatch {

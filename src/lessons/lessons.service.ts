@@ -1,11 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 
-import type { Actor } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
+import type { Actor } from '../common/identity/principal';
+import type { LessonEntity } from '../database/entities/lesson.entity';
 import { EmbeddingService } from '../embeddings/embedding.service';
 import { MetricsService } from '../metrics/metrics.service';
 import { SettingsService } from '../settings/settings.service';
-import type { LessonEntity } from './lesson.entity';
 import { LESSON_TYPES, severityRank, type LessonCheck, type LessonSeverity, type NewLesson } from './lesson.types';
 import { lessonMaxDistance, LessonsRepository, type LessonGate, type LessonMatch } from './lessons.repository';
 

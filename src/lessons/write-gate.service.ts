@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 
 import { AgentsService } from '../agents/agents.service';
-import type { Actor } from '../auth/principal';
+import type { Actor } from '../common/identity/principal';
 import type { MemoryScope } from '../common/scope/memory-scope';
 import { MetricsService } from '../metrics/metrics.service';
 import { SettingsService } from '../settings/settings.service';

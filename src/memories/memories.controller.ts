@@ -1,122 +1,32 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 
-import { CallerActor } from '../auth/caller.decorator';
-import { CallerKeyRecheck, KeyCheckedInStatement, type KeyRecheck } from '../auth/key-recheck';
-import type { Actor } from '../auth/principal';
+import { CallerActor } from '../common/identity/caller.decorator';
+import type { Actor } from '../common/identity/principal';
 import type { MemoryScope } from '../common/scope/memory-scope';
 import { Scope } from '../common/scope/scope.pipe';
 import { WorkspaceAgentGuard } from '../common/scope/workspace-agent.guard';
-import { TIMESTAMP_FORMAT_HINT } from '../common/validation/timestamp';
 import { VISIBILITY_MODES_MESSAGE } from '../database/visibility';
 import { ApiErrors, ApiInternalError, ApiKeyAuth, READ_SCOPE_ERRORS, SCOPE_ERRORS, SCOPE_MISMATCH_MESSAGE } from '../openapi/api-errors';
-import {
-  ExpandResponseDoc,
-  IngestResponseDoc,
-  ListResponseDoc,
-  MemoryRecordDoc,
-  SearchResponseDoc,
-  SuccessDoc,
-} from '../openapi/memory.responses';
+import { SuccessDoc } from '../openapi/success.responses';
 import { ExpandDto } from './dto/expand.dto';
-import { IngestDto, QuickIngestDto } from './dto/ingest.dto';
 import { ListQueryDto } from './dto/list-query.dto';
 import { MemoryIdParams, ScopeQueryDto, UpdateVisibilityDto } from './dto/memory-id.dto';
-import { SearchDto } from './dto/search.dto';
-import { IngestService, type IngestResponse } from './ingest.service';
 import { MemoriesService } from './memories.service';
 import type { MemoryRecord } from './memory.mapper';
-import { SearchService, type SearchResponse } from './search.service';
+import { ExpandResponseDoc, ListResponseDoc, MemoryRecordDoc } from './memory.responses';
 
-const INGEST_ERRORS = [
-  ...SCOPE_ERRORS,
-  'conversation must be 1 to 100000 characters',
-  'source_site must be 1 to 512 characters',
-  VISIBILITY_MODES_MESSAGE,
-  'visibility is only allowed with workspace_id (workspace scope)',
-  'metadata must be a JSON object of at most 32 KB',
-  'importance should not exist',
-];
-const SEARCH_ERRORS = [
-  ...READ_SCOPE_ERRORS,
-  'query must be 1 to 10000 characters',
-  'limit must be between 1 and 100',
-  `as_of must be ${TIMESTAMP_FORMAT_HINT}`,
-];
 const ID_ERROR = 'id must be a valid UUID';
 const NOT_FOUND = ['Memory not found'];
 
-/** Static paths come before `/:id` so they are matched first. */
+/** The record routes: expand, list, get, delete, visibility (CONTRACT section 5). `list` comes before `/:id`. */
 @ApiTags('Memories')
 @ApiInternalError()
 @ApiKeyAuth()
 @Controller('v1/memories')
 @UseGuards(WorkspaceAgentGuard)
 export class MemoriesController {
-  constructor(
-    private readonly memories: MemoriesService,
-    private readonly search: SearchService,
-    private readonly ingestion: IngestService,
-  ) {}
-
-  @Post('ingest')
-  @HttpCode(200)
-  @ApiOperation({
-    summary: 'Extract facts and store them',
-    description:
-      'Extracts facts (with the configured LLM, else rule-based), passes each through the write gate, de-duplicates against ' +
-      'the memories the writer can see and decides ADD / UPDATE / SUPERSEDE / DELETE / NOOP. Workspace writes belong to the ' +
-      'calling agent.',
-  })
-  @ApiOkResponse({ type: IngestResponseDoc, description: 'What was extracted, stored, updated, deleted and skipped.' })
-  @ApiErrors({ 400: INGEST_ERRORS, body: true, embeds: true })
-  ingest(@Scope() scope: MemoryScope, @Body() dto: IngestDto, @CallerActor() actor: Actor): Promise<IngestResponse> {
-    return this.ingestion.ingest(scope, dto, actor);
-  }
-
-  @Post('ingest/quick')
-  @HttpCode(200)
-  @ApiOperation({
-    summary: 'Store with rule-based extraction only',
-    description: 'Never calls an LLM. `skip_extraction: true` stores `conversation` verbatim as one memory.',
-  })
-  @ApiOkResponse({ type: IngestResponseDoc, description: 'What was extracted, stored and skipped.' })
-  @ApiErrors({ 400: [...INGEST_ERRORS, 'skip_extraction must be a boolean'], body: true, embeds: true })
-  ingestQuick(@Scope() scope: MemoryScope, @Body() dto: QuickIngestDto, @CallerActor() actor: Actor): Promise<IngestResponse> {
-    return this.ingestion.ingestQuick(scope, dto, actor);
-  }
-
-  @Post('search')
-  @HttpCode(200)
-  @ApiOperation({
-    summary: 'Hybrid search',
-    description:
-      'Vector and full-text retrieval fused by reciprocal rank, re-scored by importance, recency and trust, within the ' +
-      'scope and visibility of the caller. Runs the lesson check first: a `critical` match answers 200 with no memories.',
-  })
-  @ApiOkResponse({ type: SearchResponseDoc, description: 'The best visible memories, with the lesson check.' })
-  @ApiErrors({ 400: SEARCH_ERRORS, body: true, embeds: true })
-  @KeyCheckedInStatement()
-  searchHybrid(
-    @Scope() scope: MemoryScope,
-    @Body() dto: SearchDto,
-    @CallerKeyRecheck() recheck: KeyRecheck | null,
-  ): Promise<SearchResponse> {
-    return this.search.search(scope, dto, recheck);
-  }
-
-  @Post('search/fast')
-  @HttpCode(200)
-  @ApiOperation({
-    summary: 'Vector search',
-    description: 'Vector retrieval only, ranked by similarity; same request and response as /search.',
-  })
-  @ApiOkResponse({ type: SearchResponseDoc, description: 'The most similar visible memories, with the lesson check.' })
-  @ApiErrors({ 400: SEARCH_ERRORS, body: true, embeds: true })
-  @KeyCheckedInStatement()
-  searchFast(@Scope() scope: MemoryScope, @Body() dto: SearchDto, @CallerKeyRecheck() recheck: KeyRecheck | null): Promise<SearchResponse> {
-    return this.search.searchFast(scope, dto, recheck);
-  }
+  constructor(private readonly memories: MemoriesService) {}
 
   @Post('expand')
   @HttpCode(200)

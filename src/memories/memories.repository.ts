@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { SelectQueryBuilder } from 'typeorm';
 
-import type { Actor } from '../auth/principal';
+import type { Actor } from '../common/identity/principal';
 import type { MemoryScope, WorkspaceScope } from '../common/scope/memory-scope';
 import { MemoryAccess, type NewMemory } from '../database/access/memory-access';
 import type { MemoryRecordRow } from '../database/access/record-statement';
 import { scopeColumns } from '../database/audit/audit-log';
+import type { EpisodeEntity } from '../database/entities/episode.entity';
+import type { MemoryEntity } from '../database/entities/memory.entity';
 import { toVectorLiteral } from '../database/vector';
 import type { VisibilityMode } from '../database/visibility';
-import type { EpisodeEntity } from './episode.entity';
-import type { MemoryEntity } from './memory.entity';
 
 export type { NewMemory };
 

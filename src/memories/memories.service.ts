@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 
-import type { Actor } from '../auth/principal';
 import { assertNever, DomainError } from '../common/errors/domain-error';
+import type { Actor } from '../common/identity/principal';
 import type { MemoryScope } from '../common/scope/memory-scope';
 import type { VisibilityMode } from '../database/visibility';
 import { AccessTracker } from './access-tracker';

@@ -1,8 +1,8 @@
-import type { MemoryRecordWire, SearchHitWire } from '../client/wire-types';
+import type { MemoryRecordWire, SearchHitWire } from '../contract/wire-types';
 import type { MemoryRecordRow } from '../database/access/record-statement';
-import type { MemoryEntity } from './memory.entity';
+import type { MemoryEntity } from '../database/entities/memory.entity';
 
-/** CONTRACT section 4: the memory record on the wire (declared once, in src/client/wire-types.ts). */
+/** CONTRACT section 4: the memory record on the wire (declared once, in src/contract/wire-types.ts). */
 export type MemoryRecord = MemoryRecordWire;
 export type SearchHit = SearchHitWire;
 

@@ -2,7 +2,7 @@ import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 
-import { Access } from '../auth/route-access';
+import { Access } from '../common/identity/route-access';
 import { ApiAdminWithApiKey, ApiInternalError } from '../openapi/api-errors';
 import { MetricsService } from './metrics.service';
 

@@ -74,3 +74,6 @@ export const AGENT_SCOPE_QUERY_PARAMETER = {
     agents: { summary: 'two agents (or agent_scope=<id1>,<id2>)', value: [AGENT_EXAMPLE, OTHER_AGENT_EXAMPLE] },
   },
 };
+
+/** An example timestamp for the documentation (ISO-8601, UTC). */
+export const TIME_EXAMPLE = '2026-11-21T15:27:05.000Z';

@@ -3,10 +3,10 @@ import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } f
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 
-import { Access } from '../auth/route-access';
+import { Access } from '../common/identity/route-access';
 import { RETRY_AFTER_SECONDS } from '../database/database-errors';
 import { ApiInternalError } from '../openapi/api-errors';
-import { HealthOkDoc, HealthUnavailableDoc } from '../openapi/settings.responses';
+import { HealthOkDoc, HealthUnavailableDoc } from './settings.responses';
 
 const PROBE_TIMEOUT_MS = 2000;
 

@@ -1,12 +1,18 @@
 import { Body, Controller, Get, HttpCode, Put } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBody, ApiGoneResponse, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 
-import { CallerActor } from '../auth/caller.decorator';
-import type { Actor } from '../auth/principal';
-import { Access } from '../auth/route-access';
+import { CallerActor } from '../common/identity/caller.decorator';
+import type { Actor } from '../common/identity/principal';
+import { Access } from '../common/identity/route-access';
 import { ApiAdminWithApiKey, ApiBodyTooLarge, ApiInternalError, ApiKeyAuth } from '../openapi/api-errors';
-import { ConfigMutationDisabledDoc, ConfigStartupOnlyDoc, ErrorDoc } from '../openapi/error.responses';
-import { ConfigAppliedDoc, RuntimeConfigUpdateDoc, ServiceHealthDoc } from '../openapi/settings.responses';
+import { ErrorDoc } from '../openapi/error.responses';
+import {
+  ConfigAppliedDoc,
+  ConfigMutationDisabledDoc,
+  ConfigStartupOnlyDoc,
+  RuntimeConfigUpdateDoc,
+  ServiceHealthDoc,
+} from './settings.responses';
 import { SettingsService } from './settings.service';
 
 @ApiTags('Settings')

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 
-import type { Actor } from '../auth/principal';
 import { DomainError } from '../common/errors/domain-error';
+import type { Actor } from '../common/identity/principal';
 import { DATABASE_TARGET, type DatabaseTarget } from '../database/database-target';
 import { RuntimeConfigStore, type StoredRuntimeConfig } from '../database/runtime-config.store';
 import { pickEnv } from '../env/app-config';

@@ -1,6 +1,6 @@
-import { agentIdForPrincipal, bindScopeToPrincipal, userIdForPrincipal } from '../../src/auth/bind-scope';
-import type { Principal } from '../../src/auth/principal';
 import { DomainError } from '../../src/common/errors/domain-error';
+import type { Principal } from '../../src/common/identity/principal';
+import { agentIdForPrincipal, bindScopeToPrincipal, userIdForPrincipal } from '../../src/common/scope/bind-scope';
 
 const W = '6f1c0a56-6a3e-4c43-9a55-0d1f0c8f1a11';
 const A = '0b6c1f5e-2c1d-4f7e-8f0e-5b7f2f9d3c21';

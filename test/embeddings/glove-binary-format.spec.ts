@@ -1,5 +1,5 @@
-import { decodeGlove, encodeGlove, GloveData, StaleGloveFileError } from '../../src/embeddings/glove-binary-format';
-import { GloveVocabulary } from '../../src/embeddings/glove-vocabulary';
+import { decodeGlove, encodeGlove, GloveData, StaleGloveFileError } from '../../src/embeddings/local/glove-binary-format';
+import { GloveVocabulary } from '../../src/embeddings/local/glove-vocabulary';
 
 const data: GloveData = {
   paramsHash: 1234,

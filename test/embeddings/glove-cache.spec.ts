@@ -2,9 +2,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { DEFAULT_GLOVE_BUILD_PARAMS } from '../../src/embeddings/glove-build';
-import { GLOVE_CACHE_FILE, GloveCacheOptions, loadOrBuildGlove } from '../../src/embeddings/glove-cache';
-import { MissingWordVectorsError } from '../../src/embeddings/wink-source';
+import { DEFAULT_GLOVE_BUILD_PARAMS } from '../../src/embeddings/local/glove-build';
+import { GLOVE_CACHE_FILE, GloveCacheOptions, loadOrBuildGlove } from '../../src/embeddings/local/glove-cache';
+import { MissingWordVectorsError } from '../../src/embeddings/local/wink-source';
 import { writeTinyWinkFile } from './tiny-word-vectors';
 
 // Everything here runs on a 40-word source in a temp directory: the real 307 MB build is

@@ -1,7 +1,7 @@
+import { LESSON_MATCH_THRESHOLD, loadLabelledPairs, ScoredPair, scorePairs } from '../../eval/embeddings/pair-evaluation';
 import { createEmbeddingProvider } from '../../src/embeddings/create-embedding-provider';
-import { loadOrBuildGlove } from '../../src/embeddings/glove-cache';
-import { LocalEmbeddingProvider } from '../../src/embeddings/local.provider';
-import { LESSON_MATCH_THRESHOLD, loadLabelledPairs, ScoredPair, scorePairs } from '../../src/embeddings/pair-evaluation';
+import { loadOrBuildGlove } from '../../src/embeddings/local/glove-cache';
+import { LocalEmbeddingProvider } from '../../src/embeddings/local/local.provider';
 import { dot, norm } from '../../src/embeddings/vector-math';
 
 // This file uses the default cache directory: on a fresh checkout the first test builds the

@@ -1,7 +1,7 @@
-import { createApp } from '../../src/bootstrap';
+import { createApp } from '../../src/app/bootstrap';
+import { reembed } from '../../src/database/maintenance/reembed';
 import { DatabaseStartupError } from '../../src/database/pgvector';
 import { prepareDatabase } from '../../src/database/prepare-database';
-import { reembed } from '../../src/database/reembed';
 import { identityOf } from '../../src/embeddings/embedding-identity';
 import type { EmbeddingProvider } from '../../src/embeddings/embedding-provider';
 import { HashEmbeddingProvider } from '../../src/embeddings/hash.provider';

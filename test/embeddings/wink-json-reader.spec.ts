@@ -1,4 +1,4 @@
-import { readWinkVectors, WinkFormatError } from '../../src/embeddings/wink-json-reader';
+import { readWinkVectors, WinkFormatError } from '../../src/embeddings/local/wink-json-reader';
 
 const header = '"precision":8,"l2NormIndex":3,"wordIndex":4,"size":3,"dimensions":3';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 
 import { ALL_MIGRATIONS } from '../../migrations';
-import { createApp } from '../../src/bootstrap';
+import { createApp } from '../../src/app/bootstrap';
 import { buildDataSourceOptions } from '../../src/database/data-source.options';
 import { startEmbeddedPostgres } from '../../src/database/embedded-postgres';
 import { DatabaseStartupError, ensurePgvector } from '../../src/database/pgvector';

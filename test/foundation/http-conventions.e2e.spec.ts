@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 
-import { configureApp } from '../../src/app.setup';
+import { configureApp } from '../../src/app/app.setup';
 import { JsonLogger } from '../../src/common/logging/json-logger';
 import { loadEnv } from '../../src/env/env.schema';
 import { createTestApp, type TestApp } from '../support/test-app';

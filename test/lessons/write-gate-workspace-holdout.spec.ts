@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { findProjectRoot } from '../../src/embeddings/project-root';
+import { findProjectRoot } from '../../src/common/project-root';
 import { assessInput } from '../../src/lessons/classifier/assess-input';
 import { loadGateCorpus } from '../../src/lessons/classifier/gate-corpus';
 import { shippedModel } from '../../src/lessons/classifier/write-gate-model';

@@ -1,6 +1,6 @@
 import { parseMemoryScope } from '../../src/common/scope/parse-memory-scope';
 import { MemoryAccess } from '../../src/database/access/memory-access';
-import { DEFAULT_VECTOR_SEARCH_TUNING, VectorSearch } from '../../src/memories/vector-search';
+import { DEFAULT_VECTOR_SEARCH_TUNING, VectorSearch } from '../../src/retrieval/vector-search';
 import { newUser } from '../support/ids';
 import { createTestApp, type TestApp } from '../support/test-app';
 

@@ -1,6 +1,6 @@
-import { contradicts, emptyTally, isDuplicate, relevantCandidates, type IngestDecision } from '../../src/memories/ingest-steps';
-import type { MemoryEntity } from '../../src/memories/memory.entity';
-import type { ScoredRow } from '../../src/memories/vector-search';
+import type { MemoryEntity } from '../../src/database/entities/memory.entity';
+import { contradicts, emptyTally, isDuplicate, relevantCandidates, type IngestDecision } from '../../src/ingest/ingest-steps';
+import type { ScoredRow } from '../../src/retrieval/vector-search';
 
 const row = (id: string, distance: number, content = `content of ${id}`): ScoredRow => ({
   memory: { id, content } as MemoryEntity,

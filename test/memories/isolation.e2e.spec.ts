@@ -3,7 +3,7 @@ import { parseMemoryScope } from '../../src/common/scope/parse-memory-scope';
 import { MemoryAccess } from '../../src/database/access/memory-access';
 import { toVectorLiteral } from '../../src/database/vector';
 import { EmbeddingService } from '../../src/embeddings/embedding.service';
-import { VectorSearch, type ScoredRow } from '../../src/memories/vector-search';
+import { VectorSearch, type ScoredRow } from '../../src/retrieval/vector-search';
 import { newId, newUser } from '../support/ids';
 import { isVisible, type ModelCaller, type ModelRow } from '../support/model-visibility';
 import {

@@ -1,5 +1,5 @@
 import { parseMemoryScope } from '../../src/common/scope/parse-memory-scope';
-import { VectorSearch } from '../../src/memories/vector-search';
+import { VectorSearch } from '../../src/retrieval/vector-search';
 import { newId, newUser } from '../support/ids';
 import { createTestApp, type TestApp } from '../support/test-app';
 

@@ -1,7 +1,7 @@
+import { IngestService } from '../../src/ingest/ingest.service';
 import { AccessTracker } from '../../src/memories/access-tracker';
-import { IngestService } from '../../src/memories/ingest.service';
 import { MemoriesService } from '../../src/memories/memories.service';
-import { SearchService } from '../../src/memories/search.service';
+import { SearchService } from '../../src/retrieval/search.service';
 import { newId, newUser } from '../support/ids';
 import { createTestApp, type TestApp } from '../support/test-app';
 

@@ -2,7 +2,7 @@ import { MemoryAccess } from '../../src/database/access/memory-access';
 import { openStatementPool } from '../../src/database/access/statement-pool';
 import { toVectorLiteral } from '../../src/database/vector';
 import { AccessTracker } from '../../src/memories/access-tracker';
-import { DEFAULT_VECTOR_SEARCH_TUNING, VectorSearch } from '../../src/memories/vector-search';
+import { DEFAULT_VECTOR_SEARCH_TUNING, VectorSearch } from '../../src/retrieval/vector-search';
 import { startControlledEmbeddings } from '../support/controlled-embeddings';
 import type { FakeOpenAiServer } from '../support/fake-openai-server';
 import { newId, newUser } from '../support/ids';

@@ -1,4 +1,4 @@
-import { inWindow, memoryTime, questionWindow } from '../../src/memories/temporal';
+import { inWindow, memoryTime, questionWindow } from '../../src/retrieval/temporal';
 
 const utc = (y: number, m: number, d: number) => Date.UTC(y, m - 1, d);
 

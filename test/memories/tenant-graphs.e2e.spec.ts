@@ -1,11 +1,16 @@
 import { Client } from 'pg';
 
 import { parseMemoryScope } from '../../src/common/scope/parse-memory-scope';
-import { TenantGraphMaintainer } from '../../src/database/tenant-graph-maintainer';
-import { existingTenantGraphs, reconcileTenantGraphs, tenantGraphName, type TenantScope } from '../../src/database/tenant-graphs';
+import { TenantGraphMaintainer } from '../../src/database/maintenance/tenant-graph-maintainer';
+import {
+  existingTenantGraphs,
+  reconcileTenantGraphs,
+  tenantGraphName,
+  type TenantScope,
+} from '../../src/database/maintenance/tenant-graphs';
 import { toVectorLiteral } from '../../src/database/vector';
 import { EmbeddingService } from '../../src/embeddings/embedding.service';
-import { VectorSearch } from '../../src/memories/vector-search';
+import { VectorSearch } from '../../src/retrieval/vector-search';
 import { newId, newUser } from '../support/ids';
 import { createSecondInstance, createTestApp, type TestApp } from '../support/test-app';
 import { isPostgresRun } from '../support/test-database';

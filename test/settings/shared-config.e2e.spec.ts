@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import request from 'supertest';
 import type { DataSource, EntityManager } from 'typeorm';
 
-import { createApp } from '../../src/bootstrap';
+import { createApp } from '../../src/app/bootstrap';
 import { RUNTIME_CONFIG_CHANNEL } from '../../src/database/runtime-config.store';
 import { loadEnv } from '../../src/env/env.schema';
 import { SettingsService } from '../../src/settings/settings.service';

@@ -3,10 +3,10 @@ import type { Express, Response } from 'express';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 
-import { createApp } from '../../src/bootstrap';
+import { createApp } from '../../src/app/bootstrap';
+import { DOCS_JSON_PATH } from '../../src/app/setup-openapi';
 import { JsonLogger } from '../../src/common/logging/json-logger';
 import { loadEnv, type AppEnv } from '../../src/env/env.schema';
-import { DOCS_JSON_PATH } from '../../src/openapi/setup-openapi';
 import { ResponseValidator } from '../openapi/response-validator';
 import type { OpenApiDocument } from '../openapi/schema-validator';
 import { createTestDatabase, type TestDatabase } from './test-database';

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 
-import { bindScopeToPrincipal } from '../../auth/bind-scope';
-import { principalOf } from '../../auth/principal';
+import { principalOf } from '../identity/principal';
+import { bindScopeToPrincipal } from './bind-scope';
 import type { RawScopeInput } from './parse-memory-scope';
 
 /**

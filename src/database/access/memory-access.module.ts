@@ -5,12 +5,12 @@ import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 
 import type { AppConfig } from '../../env/app-config';
-import { LessonEntity } from '../../lessons/lesson.entity';
-import { EpisodeEntity } from '../../memories/episode.entity';
-import { MemoryEntity } from '../../memories/memory.entity';
-import { VisibilityGrantEntity } from '../../memories/visibility-grant.entity';
 import { DATABASE_TARGET, type DatabaseTarget } from '../database-target';
-import { TenantGraphMaintainer } from '../tenant-graph-maintainer';
+import { EpisodeEntity } from '../entities/episode.entity';
+import { LessonEntity } from '../entities/lesson.entity';
+import { MemoryEntity } from '../entities/memory.entity';
+import { VisibilityGrantEntity } from '../entities/visibility-grant.entity';
+import { TenantGraphMaintainer } from '../maintenance/tenant-graph-maintainer';
 import { hnswSessionSettings } from './hnsw-settings';
 import { MemoryAccess } from './memory-access';
 import { openStatementPool } from './statement-pool';

@@ -4,12 +4,12 @@ import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 
-import type { Actor } from '../../auth/principal';
+import type { Actor } from '../../common/identity/principal';
 import type { MemoryScope, WorkspaceScope } from '../../common/scope/memory-scope';
-import { LessonEntity } from '../../lessons/lesson.entity';
-import { EpisodeEntity } from '../../memories/episode.entity';
-import { MemoryEntity } from '../../memories/memory.entity';
 import { appendAuditEvents, auditInsert, type AuditEvent } from '../audit/audit-log';
+import { EpisodeEntity } from '../entities/episode.entity';
+import { LessonEntity } from '../entities/lesson.entity';
+import { MemoryEntity } from '../entities/memory.entity';
 import { applyMemoryScope, scopeParameters, scopeShapeKey, type AccessPurpose } from '../visibility';
 import { RECORD_SELECT, toRecordRow, type MemoryRecordRow } from './record-statement';
 import {

@@ -1,4 +1,4 @@
-import { MemoryEntity } from '../../memories/memory.entity';
+import { MemoryEntity } from '../entities/memory.entity';
 
 /**
  * The memory columns the hand-mapped reads return (search, text search, get, list, expand): no

@@ -1,4 +1,4 @@
-import type { MemoryEntity } from '../../memories/memory.entity';
+import type { MemoryEntity } from '../entities/memory.entity';
 import { MEMORY_COLUMNS, toMemory, type MemoryRow } from './memory-row';
 
 /** A memory as the record routes return it: the row plus its access counts. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
-import type { AuditEventWire } from '../../client/admin-wire-types';
+import type { AuditEventWire } from '../../contract/admin-wire-types';
 import type { AuditAction } from './audit-log';
 
 export interface AuditQuery {

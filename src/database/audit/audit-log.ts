@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import type { EntityManager } from 'typeorm';
 
-import type { Actor } from '../../auth/principal';
+import type { Actor } from '../../common/identity/principal';
 
 /** The changes that are audited (CONTRACT section 10). */
 export const AUDIT_ACTIONS = [

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { findProjectRoot } from '../../embeddings/project-root';
+import { findProjectRoot } from '../../common/project-root';
 
 /** One labelled entry of test/fixtures/write-gate-corpus.json (built by `npm run corpus:build`). */
 export interface GateCorpusEntry {

@@ -1,0 +1,44 @@
+import { DynamicModule, Module } from '@nestjs/common';
+
+import { AgentsModule } from '../agents/agents.module';
+import { AuthModule } from '../auth/auth.module';
+import { DatabaseModule } from '../database/database.module';
+import { EmbeddingsModule } from '../embeddings/embeddings.module';
+import { EnvModule } from '../env/env.module';
+import type { AppEnv } from '../env/env.schema';
+import { GrantsModule } from '../grants/grants.module';
+import { IngestModule } from '../ingest/ingest.module';
+import { LessonsModule } from '../lessons/lessons.module';
+import { LlmModule } from '../llm/llm.module';
+import { MemoriesModule } from '../memories/memories.module';
+import { MetricsModule } from '../metrics/metrics.module';
+import { RetrievalModule } from '../retrieval/retrieval.module';
+import { SettingsModule } from '../settings/settings.module';
+
+/**
+ * Module order matters for routing: fixed paths under /v1/memories (health, config, lessons)
+ * are registered before the memories module's `/:id` routes.
+ */
+@Module({})
+export class AppModule {
+  static register(env: AppEnv): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        EnvModule.register(env),
+        DatabaseModule.forRoot(env),
+        MetricsModule,
+        AuthModule,
+        EmbeddingsModule.forRoot(env),
+        LlmModule.forRoot(env),
+        SettingsModule,
+        AgentsModule,
+        LessonsModule,
+        IngestModule,
+        RetrievalModule,
+        GrantsModule,
+        MemoriesModule,
+      ],
+    };
+  }
+}

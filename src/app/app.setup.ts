@@ -1,0 +1,75 @@
+import type { Server } from 'node:http';
+
+import type { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NextFunction, Request, Response } from 'express';
+
+import { applyServerLimits, httpDrainFor } from '../common/http/http-server';
+import { jsonOnly } from '../common/http/json-only.middleware';
+import { checkRequestInput } from '../common/http/request-input.middleware';
+import type { JsonLogger } from '../common/logging/json-logger';
+import { requestLogger } from '../common/logging/request-logger.middleware';
+import { createValidationPipe } from '../common/validation/validation.pipe';
+import type { AppEnv } from '../env/env.schema';
+import { MetricsService } from '../metrics/metrics.service';
+import { AllExceptionsFilter, toErrorResponse } from './http-exception.filter';
+import { setupOpenApi } from './setup-openapi';
+
+export const BODY_LIMIT = '1mb';
+
+/**
+ * Everything about the HTTP edge, shared by main.ts and the e2e tests so both run the same
+ * stack: server timeouts and connection cap, the drain used on shutdown, request ids and logs,
+ * CORS, JSON-only bodies (415 otherwise) with a 1 MB limit, the depth/NUL/surrogate check of
+ * every body and query, validation and the one error envelope.
+ */
+export function configureApp(app: INestApplication, env: AppEnv, logger: JsonLogger): void {
+  const express = app as NestExpressApplication;
+  const server = app.getHttpServer() as Server;
+  applyServerLimits(server, env);
+  httpDrainFor(server);
+  express.disable('x-powered-by');
+  express.set('etag', false);
+  express.set('query parser', 'extended');
+  app.use(requestLogger(logger));
+
+  const allowed = new Set(env.ALLOWED_ORIGINS);
+  app.enableCors({
+    origin: (origin: string | undefined, callback: (err: Error | null, allow?: boolean) => void) =>
+      callback(null, origin !== undefined && allowed.has(origin)),
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ['Content-Type', 'Authorization', 'X-API-Key', 'X-Request-Id'],
+    exposedHeaders: ['X-Request-Id'],
+    maxAge: 600,
+    optionsSuccessStatus: 204,
+  });
+
+  // JSON only: no urlencoded, multipart or text parser, and other types refused with 415.
+  app.use(jsonOnly());
+  express.useBodyParser('json', { limit: BODY_LIMIT });
+  app.use(checkRequestInput());
+  // Failures before Nest's router (wrong type, malformed JSON, too large, too deep, NUL) are
+  // answered here with the same envelope as everything else.
+  app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(error);
+    const { status, body } = toErrorResponse(error);
+    res.status(status).json(body);
+  });
+
+  setupOpenApi(app);
+
+  const metrics = metricsOf(app);
+  app.useGlobalFilters(new AllExceptionsFilter(() => metrics?.databaseUnavailable.inc()));
+  app.useGlobalPipes(createValidationPipe());
+  // No enableShutdownHooks(): main.ts owns SIGTERM/SIGINT (drain, close, exit 0), because
+  // Nest's hook re-raises the signal after closing and the process would not exit 0.
+}
+
+/** The app's metrics, when its module tree has them (minimal apps in tests do not). */
+function metricsOf(app: INestApplication): MetricsService | undefined {
+  try {
+    return app.get(MetricsService);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,143 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+
+import { assertNever, DomainError, DomainErrorCode } from '../common/errors/domain-error';
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../database/database-errors';
+import { EmbeddingProviderError } from '../embeddings/embedding-provider';
+
+/** HTTP status for each domain error code. Exhaustive: a new code is a compile error here. */
+export function statusForCode(code: DomainErrorCode): number {
+  switch (code) {
+    case 'VALIDATION_FAILED':
+    case 'CONFIG_STARTUP_ONLY_FIELDS':
+      return HttpStatus.BAD_REQUEST;
+    case 'UNSUPPORTED_MEDIA_TYPE':
+      return HttpStatus.UNSUPPORTED_MEDIA_TYPE;
+    case 'MEMORY_NOT_FOUND':
+    case 'LESSON_NOT_FOUND':
+    case 'GRANT_NOT_FOUND':
+    case 'KEY_NOT_FOUND':
+    case 'ROUTE_NOT_FOUND':
+      return HttpStatus.NOT_FOUND;
+    case 'UNAUTHENTICATED':
+    case 'ADMIN_UNAUTHENTICATED':
+      return HttpStatus.UNAUTHORIZED;
+    case 'SCOPE_MISMATCH':
+    case 'NOT_MEMORY_OWNER':
+      return HttpStatus.FORBIDDEN;
+    case 'CONFLICT':
+      return HttpStatus.CONFLICT;
+    case 'RATE_LIMITED':
+      return HttpStatus.TOO_MANY_REQUESTS;
+    case 'CONFIG_MUTATION_DISABLED':
+      return HttpStatus.GONE;
+    case 'EMBEDDING_PROVIDER_BAD_RESPONSE':
+      return HttpStatus.BAD_GATEWAY;
+    case 'EMBEDDING_PROVIDER_UNAVAILABLE':
+    case 'DATABASE_UNAVAILABLE':
+      return HttpStatus.SERVICE_UNAVAILABLE;
+    default:
+      return assertNever(code);
+  }
+}
+
+export interface ErrorBody {
+  error: string;
+  [extra: string]: unknown;
+}
+
+/**
+ * Turn anything thrown into a status and `{ error }` body. Client mistakes keep their
+ * message; anything unexpected becomes 500 `Internal server error` and is logged in full.
+ */
+export interface ErrorResponse {
+  status: number;
+  body: ErrorBody;
+  unexpected: boolean;
+  /** Set on 503: how many seconds to wait before retrying (the `Retry-After` header). */
+  retryAfterSeconds?: number;
+  /** The database was unreachable or dropped the connection (counted in metrics). */
+  databaseUnavailable?: boolean;
+}
+
+export function toErrorResponse(exception: unknown): ErrorResponse {
+  const response = classify(exception);
+  if (response.status === HttpStatus.SERVICE_UNAVAILABLE) response.retryAfterSeconds = RETRY_AFTER_SECONDS;
+  return response;
+}
+
+function classify(exception: unknown): ErrorResponse {
+  if (isDatabaseUnavailable(exception)) {
+    const code = 'DATABASE_UNAVAILABLE';
+    return { status: statusForCode(code), body: { error: new DomainError(code).message }, unexpected: false, databaseUnavailable: true };
+  }
+  if (exception instanceof DomainError) {
+    return { status: statusForCode(exception.code), body: { error: exception.message, ...exception.extra }, unexpected: false };
+  }
+  if (exception instanceof EmbeddingProviderError) {
+    const code = exception.kind === 'unavailable' ? 'EMBEDDING_PROVIDER_UNAVAILABLE' : 'EMBEDDING_PROVIDER_BAD_RESPONSE';
+    return { status: statusForCode(code), body: { error: exception.message }, unexpected: false };
+  }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    const response = exception.getResponse();
+    let message = exception.message;
+    if (typeof response === 'object' && response !== null && 'message' in response) {
+      const raw = (response as { message: unknown }).message;
+      message = Array.isArray(raw) ? raw.join('; ') : String(raw);
+    }
+    if (status === HttpStatus.NOT_FOUND && /^Cannot (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) /.test(message)) {
+      message = `Route not found: ${message.replace(/^Cannot /, '')}`;
+    }
+    if (status >= 500) return { status, body: { error: 'Internal server error' }, unexpected: true };
+    return { status, body: { error: message }, unexpected: false };
+  }
+  // Errors raised by body-parser and other Express middleware carry `status`/`type`.
+  const candidate = exception as { status?: unknown; statusCode?: unknown; type?: unknown; limit?: unknown };
+  if (candidate && typeof candidate === 'object') {
+    if (candidate.type === 'entity.parse.failed') {
+      return { status: 400, body: { error: 'Malformed JSON in request body' }, unexpected: false };
+    }
+    if (candidate.type === 'entity.too.large') {
+      return { status: 413, body: { error: 'Request body exceeds the 1 MB limit' }, unexpected: false };
+    }
+    const status = Number(candidate.status ?? candidate.statusCode);
+    if (Number.isInteger(status) && status >= 400 && status < 500) {
+      const message = exception instanceof Error ? exception.message : 'Bad request';
+      return { status, body: { error: message }, unexpected: false };
+    }
+  }
+  return { status: 500, body: { error: 'Internal server error' }, unexpected: true };
+}
+
+/** The one exception filter: every error leaves as `{ "error": string }` JSON. */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  constructor(private readonly onDatabaseUnavailable: () => void = () => undefined) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const res = http.getResponse<Response>();
+    const req = http.getRequest<Request>();
+    const { status, body, unexpected, retryAfterSeconds, databaseUnavailable } = toErrorResponse(exception);
+    if (databaseUnavailable) {
+      this.onDatabaseUnavailable();
+      this.logger.warn(
+        `${req.method} ${req.path}: database unavailable (${exception instanceof Error ? exception.message : String(exception)})`,
+      );
+    }
+    if (unexpected) {
+      this.logger.error(
+        `${req.method} ${req.originalUrl} failed: ${exception instanceof Error ? (exception.stack ?? exception.message) : String(exception)}`,
+      );
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    if (retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(retryAfterSeconds));
+    res.status(status).json(body);
+  }
+}

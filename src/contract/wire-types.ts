@@ -1,0 +1,101 @@
+/**
+ * Response shapes on the wire (snake_case), declared once. The service's types are these
+ * (src/memories/memory.mapper.ts, src/ingest/ingest-steps.ts, src/lessons/lesson.types.ts),
+ * the OpenAPI classes (each feature's *.responses.ts) implement them with exactly their keys,
+ * checked at compile time, and the client's camelCase types are derived from them with
+ * Camelized<>. The browser-safe client build (tsconfig.client.json) compiles this folder with
+ * src/client; it has no imports.
+ */
+
+export type WireVisibility = 'workspace' | 'agent_only' | 'restricted';
+export type WireMemoryType = 'semantic' | 'episodic' | 'procedural';
+export type WireMemoryStatus = 'active' | 'needs_clarification';
+/** The lesson types and severities of CONTRACT section 6 (the lessons table's CHECK constraints list the same). */
+export const LESSON_TYPES = ['injection_blocked', 'trust_violation', 'contradiction_pattern', 'false_memory', 'user_reported'] as const;
+export type WireLessonType = (typeof LESSON_TYPES)[number];
+export const LESSON_SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
+export type WireLessonSeverity = (typeof LESSON_SEVERITIES)[number];
+
+/** CONTRACT section 4: the memory record. Never the embedding. Timestamps are ISO-8601 (UTC). */
+export interface MemoryRecordWire {
+  id: string;
+  user_id: string;
+  content: string;
+  memory_type: WireMemoryType;
+  importance: number;
+  source_site: string;
+  source_url: string | null;
+  episode_id: string | null;
+  namespace: string | null;
+  status: WireMemoryStatus;
+  /** The caller's own object: stored and returned exactly as given, keys never re-cased. */
+  metadata: Record<string, unknown>;
+  trust_score: number;
+  workspace_id: string | null;
+  agent_id: string | null;
+  /** null on legacy rows and in user scope; treated as `workspace`. */
+  visibility: WireVisibility | null;
+  created_at: string;
+  updated_at: string;
+  last_accessed_at: string | null;
+  access_count: number;
+}
+
+/** One search result. */
+export interface SearchHitWire {
+  id: string;
+  content: string;
+  similarity: number;
+  score: number;
+  importance: number;
+  source_site: string;
+  created_at: string;
+  metadata: Record<string, unknown>;
+  workspace_id: string | null;
+  agent_id: string | null;
+  visibility: WireVisibility | null;
+}
+
+/** The outcome of one ingest call. */
+export interface IngestResponseWire {
+  episode_id: string;
+  facts_extracted: number;
+  memories_stored: number;
+  memories_updated: number;
+  memories_deleted: number;
+  /** Duplicates, NOOPs and facts the write gate rejected. */
+  memories_skipped: number;
+  stored_memory_ids: string[];
+  updated_memory_ids: string[];
+}
+
+/** The `lesson_check` block of a search (CONTRACT section 6). */
+export interface LessonCheckWire {
+  /** False only when a matched lesson is `critical`; the search then returned no memories. */
+  safe: boolean;
+  /** One per matched lesson, e.g. `[high] user_reported: ... (similarity: 0.87)`. */
+  warnings: string[];
+  highest_severity: WireLessonSeverity | 'none';
+  matched_count: number;
+}
+
+/** `memories_stored` -> `memoriesStored`, at the type level (as snakeToCamel does at run time). */
+export type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+
+/** Keys whose values are the caller's data, passed through untouched (case-conversion.ts). */
+type OpaqueKey = 'metadata' | 'by_type' | 'detail';
+
+/** The client's view of a wire shape: keys camel-cased, deeply, except inside opaque values. */
+export type Camelized<T> = T extends readonly (infer Item)[]
+  ? Camelized<Item>[]
+  : T extends object
+    ? { [K in keyof T as K extends string ? CamelCase<K> : K]: K extends OpaqueKey ? T[K] : Camelized<T[K]> }
+    : T;
+
+/**
+ * Compile-time check that two shapes have exactly the same keys: `true` when they do, a type
+ * naming the extra keys otherwise, so `const ok: SameKeys<A, B> = true` fails to compile on drift.
+ */
+export type SameKeys<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof A>] extends [never, never]
+  ? true
+  : { extra: Exclude<keyof A, keyof B>; missing: Exclude<keyof B, keyof A> };

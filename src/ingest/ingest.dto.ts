@@ -1,0 +1,75 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+
+import { IsSmallJsonObject } from '../common/validation/transforms';
+import { VISIBILITY_MODES, VISIBILITY_MODES_MESSAGE, type VisibilityMode } from '../database/visibility';
+import { LIMITS } from '../memories/dto/limits';
+import { WriterScopeFieldsDto } from '../memories/dto/scope-fields.dto';
+
+export class IngestDto extends WriterScopeFieldsDto {
+  @ApiProperty({
+    type: String,
+    minLength: 1,
+    maxLength: LIMITS.conversation,
+    description: 'The text to remember: a conversation (`user: ...` lines) or any prose.',
+    example: 'user: I moved to Lisbon last year.\nuser: I prefer window seats on flights.',
+  })
+  @IsString({ message: 'conversation must be a string' })
+  @Length(1, LIMITS.conversation, { message: `conversation must be 1 to ${LIMITS.conversation} characters` })
+  conversation: string;
+
+  @ApiProperty({
+    type: String,
+    minLength: 1,
+    maxLength: LIMITS.sourceSite,
+    description: 'Where the text comes from; decides its trust score.',
+    example: 'chat.example',
+  })
+  @IsString({ message: 'source_site must be a string' })
+  @Length(1, LIMITS.sourceSite, { message: `source_site must be 1 to ${LIMITS.sourceSite} characters` })
+  source_site: string;
+
+  @ApiPropertyOptional({ type: String, maxLength: LIMITS.sourceUrl, example: 'https://chat.example/c/42' })
+  @IsOptional()
+  @IsString({ message: 'source_url must be a string' })
+  @MaxLength(LIMITS.sourceUrl, { message: `source_url must be at most ${LIMITS.sourceUrl} characters` })
+  source_url?: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    enum: VISIBILITY_MODES,
+    description: 'Workspace scope only (default `workspace`); 400 in user scope.',
+    example: 'workspace',
+  })
+  @IsOptional()
+  @IsIn(VISIBILITY_MODES, { message: VISIBILITY_MODES_MESSAGE })
+  visibility?: VisibilityMode;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: `A JSON object of at most ${LIMITS.metadataBytes / 1024} KB serialized, stored with every memory of this call.`,
+    example: { topic: 'travel' },
+  })
+  @IsOptional()
+  @IsSmallJsonObject(LIMITS.metadataBytes)
+  metadata?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ type: String, minLength: 1, maxLength: LIMITS.namespace, example: 'personal' })
+  @IsOptional()
+  @IsString({ message: 'namespace must be a string' })
+  @Length(1, LIMITS.namespace, { message: `namespace must be 1 to ${LIMITS.namespace} characters` })
+  namespace?: string;
+}
+
+export class QuickIngestDto extends IngestDto {
+  @ApiPropertyOptional({
+    type: Boolean,
+    default: false,
+    description: 'Store `conversation` verbatim as one memory (still through the write gate).',
+    example: false,
+  })
+  @IsOptional()
+  @IsBoolean({ message: 'skip_extraction must be a boolean' })
+  skip_extraction?: boolean;
+}

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+
+import { LessonsModule } from '../lessons/lessons.module';
+import { MemoriesModule } from '../memories/memories.module';
+import { RetrievalModule } from '../retrieval/retrieval.module';
+import { SettingsModule } from '../settings/settings.module';
+import { IngestController } from './ingest.controller';
+import { IngestService } from './ingest.service';
+import { LlmPlanner } from './llm-planner';
+
+/** The write path: extraction, the write gate, de-duplication and the LLM's decisions. */
+@Module({
+  imports: [MemoriesModule, RetrievalModule, SettingsModule, LessonsModule],
+  controllers: [IngestController],
+  providers: [IngestService, LlmPlanner],
+  exports: [IngestService],
+})
+export class IngestModule {}

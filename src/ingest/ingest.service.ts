@@ -1,0 +1,297 @@
+import { randomUUID } from 'node:crypto';
+
+import { Injectable } from '@nestjs/common';
+
+import { assertNever, DomainError } from '../common/errors/domain-error';
+import type { Actor } from '../common/identity/principal';
+import type { MemoryScope } from '../common/scope/memory-scope';
+import type { IngestResponseWire } from '../contract/wire-types';
+import type { VisibilityMode } from '../database/visibility';
+import { EmbeddingService } from '../embeddings/embedding.service';
+import type { InputAssessment } from '../lessons/classifier/assess-input';
+import { CONTRADICTION_CONFIDENCE_THRESHOLD, contradictionLesson } from '../lessons/lesson-patterns';
+import type { NewLesson } from '../lessons/lesson.types';
+import { LessonsService } from '../lessons/lessons.service';
+import { WriteGateService } from '../lessons/write-gate.service';
+import { MemoriesRepository, type NewMemory } from '../memories/memories.repository';
+import { VectorSearch } from '../retrieval/vector-search';
+import { SettingsService } from '../settings/settings.service';
+import { extractFacts, type ExtractedFact } from './fact-extractor';
+import { contradicts, emptyTally, isDuplicate, relevantCandidates, type IngestDecision, type IngestTally } from './ingest-steps';
+import type { IngestDto, QuickIngestDto } from './ingest.dto';
+import { LlmPlanner } from './llm-planner';
+
+/** The route's answer (declared once, in src/contract/wire-types.ts). */
+export type IngestResponse = IngestResponseWire;
+
+/** How many visible neighbours a new fact is compared with. */
+const CANDIDATES = 5;
+
+/** Where the rows of one ingest call go: tenant columns and provenance shared by every row. */
+interface WriteTarget {
+  scope: MemoryScope;
+  /** Who is writing (key and request id), for the audit events of every change. */
+  actor: Actor;
+  dto: IngestDto;
+  episodeId: string;
+  columns: { workspaceId: string | null; agentId: string | null; visibility: VisibilityMode | null };
+  /** Which embedder makes this write's vectors (stored beside each one). */
+  embeddedBy: string;
+}
+
+/** A fact that passed the gate, with its trust score and vector. */
+interface AcceptedFact {
+  fact: ExtractedFact;
+  trustScore: number;
+  vector: number[];
+}
+
+/** What one ingest call is building: the response, the new rows and the lessons to record. */
+interface IngestBatch {
+  tally: IngestTally;
+  newRows: NewMemory[];
+  contradictions: NewLesson[];
+}
+
+/**
+ * The write path, as a pipeline of named steps: record the episode, screen the facts with
+ * the write-security gate, embed what passed, decide per fact (duplicate, or the LLM's
+ * ADD/UPDATE/SUPERSEDE/DELETE/NOOP over what the writer can see), apply each decision, then
+ * store the new rows and the contradiction lessons. A workspace write belongs to the calling
+ * agent and defaults to `workspace` visibility. Mutations reach only the rows the
+ * `ingest-mutation` purpose allows (database/visibility.ts); one that cannot apply becomes an ADD.
+ */
+@Injectable()
+export class IngestService {
+  constructor(
+    private readonly repository: MemoriesRepository,
+    private readonly search: VectorSearch,
+    private readonly embeddings: EmbeddingService,
+    private readonly settings: SettingsService,
+    private readonly gate: WriteGateService,
+    private readonly lessons: LessonsService,
+    private readonly planner: LlmPlanner,
+  ) {}
+
+  /** /ingest/quick: rule-based extraction (or verbatim with skip_extraction), never an LLM. */
+  async ingestQuick(scope: MemoryScope, dto: QuickIngestDto, actor: Actor): Promise<IngestResponse> {
+    const facts: ExtractedFact[] = dto.skip_extraction
+      ? [{ content: dto.conversation, memoryType: 'semantic', importance: 0.5 }]
+      : extractFacts(dto.conversation);
+    return this.write(scope, dto, facts, false, this.gate.assess(dto.conversation), actor);
+  }
+
+  /**
+   * /ingest: LLM extraction and decisions when an LLM is configured, else the rule-based path.
+   * The raw conversation is gated before extraction: one the gate would block is never sent
+   * to the model, and its facts take the rule-based path, where the blocked sentences' facts
+   * are rejected. The model's facts are gated one by one as well.
+   */
+  async ingest(scope: MemoryScope, dto: IngestDto, actor: Actor): Promise<IngestResponse> {
+    const assessment = this.gate.assess(dto.conversation);
+    let facts: ExtractedFact[] | null = null;
+    if (this.planner.available && !assessment?.blocked) {
+      facts = await this.planner.extractFacts(dto.conversation);
+    }
+    return this.write(scope, dto, facts ?? extractFacts(dto.conversation), this.planner.available, assessment, actor);
+  }
+
+  private async write(
+    scope: MemoryScope,
+    dto: IngestDto,
+    facts: ExtractedFact[],
+    useModel: boolean,
+    assessment: InputAssessment | null,
+    actor: Actor,
+  ): Promise<IngestResponse> {
+    const target = await this.recordEpisode(scope, dto, actor);
+    const batch: IngestBatch = { tally: emptyTally(), newRows: [], contradictions: [] };
+    const accepted = await this.screen(target, facts, batch.tally, assessment);
+    for (const item of accepted) {
+      const decision = await this.decide(target, item, batch, useModel);
+      await this.apply(target, item, decision, batch);
+    }
+    await this.store(batch, actor);
+    return { episode_id: target.episodeId, facts_extracted: facts.length, ...batch.tally };
+  }
+
+  /** Step 1: the episode (the input as received), and the columns every new row shares. */
+  private async recordEpisode(scope: MemoryScope, dto: IngestDto, actor: Actor): Promise<WriteTarget> {
+    const target: WriteTarget = {
+      scope,
+      actor,
+      dto,
+      episodeId: randomUUID(),
+      columns: writeColumns(scope, dto),
+      embeddedBy: this.embeddings.identity,
+    };
+    await this.repository.insertEpisode({
+      id: target.episodeId,
+      userId: scope.userId,
+      workspaceId: target.columns.workspaceId,
+      agentId: target.columns.agentId,
+      sourceSite: dto.source_site,
+      sourceUrl: dto.source_url ?? null,
+      content: dto.conversation,
+      createdAt: new Date(),
+    });
+    return target;
+  }
+
+  /**
+   * Step 2: the write gate (facts of sentences the whole-input assessment blocked are rejected;
+   * every fact is judged on its own too), then one embedding call for every fact that passed.
+   * The gate runs even with no fact: a blocked input records its lesson all the same.
+   */
+  private async screen(
+    target: WriteTarget,
+    facts: ExtractedFact[],
+    tally: IngestTally,
+    assessment: InputAssessment | null,
+  ): Promise<AcceptedFact[]> {
+    const verdicts = await this.gate.screen(
+      target.scope,
+      target.dto.source_site,
+      facts.map((f) => f.content),
+      assessment,
+      target.actor,
+    );
+    if (facts.length === 0) return [];
+    const passed = facts.flatMap((fact, i) => (verdicts[i].accepted ? [{ fact, trustScore: verdicts[i].trustScore }] : []));
+    tally.memories_skipped += facts.length - passed.length;
+    if (passed.length === 0) return [];
+    const vectors = await this.embeddings.embedDocuments(passed.map((p) => p.fact.content));
+    return passed.map((p, i) => ({ ...p, vector: vectors[i] }));
+  }
+
+  /**
+   * Step 3: one fact's decision. Candidates are what the writer can see (its whole workspace,
+   * agent_scope ignored, or its own user scope); a near-copy of one of them, or of a fact
+   * accepted earlier in this call, is skipped.
+   */
+  private async decide(target: WriteTarget, item: AcceptedFact, batch: IngestBatch, useModel: boolean): Promise<IngestDecision> {
+    const { duplicateThreshold, audnCandidateThreshold } = this.settings.current();
+    const neighbours = await this.search.nearestVisible(target.scope, item.vector, CANDIDATES, {}, 'writer-view');
+    const earlier = batch.newRows.map((row) => row.embedding);
+    if (isDuplicate(neighbours[0], earlier, item.vector, duplicateThreshold)) return { kind: 'skip', reason: 'duplicate' };
+    if (!useModel) return { kind: 'add' };
+    return (await this.planner.decide(item.fact.content, relevantCandidates(neighbours, audnCandidateThreshold))) ?? { kind: 'add' };
+  }
+
+  /** Step 4: carry out one decision; a mutation the writer may not make becomes an ADD. */
+  private async apply(target: WriteTarget, item: AcceptedFact, decision: IngestDecision, batch: IngestBatch): Promise<void> {
+    const { tally } = batch;
+    switch (decision.kind) {
+      case 'skip':
+        tally.memories_skipped++;
+        return;
+      case 'add':
+        batch.newRows.push(newRow(target, item));
+        return;
+      case 'update': {
+        const content = decision.content ?? item.fact.content;
+        const vector = decision.content ? (await this.embeddings.embedDocuments([decision.content]))[0] : item.vector;
+        const changed = await this.repository.updateContentForIngest(
+          target.scope,
+          decision.targetId,
+          {
+            content,
+            embedding: vector,
+            embeddedBy: target.embeddedBy,
+            importance: item.fact.importance,
+            trustScore: item.trustScore,
+          },
+          target.actor,
+        );
+        if (!changed) return void batch.newRows.push(newRow(target, item));
+        tally.memories_updated++;
+        tally.updated_memory_ids.push(decision.targetId);
+        return;
+      }
+      case 'supersede': {
+        const row = newRow(target, item);
+        await this.repository.insertMemories([row], target.actor);
+        tally.memories_stored++;
+        tally.stored_memory_ids.push(row.id);
+        const expired = await this.repository.expireForIngest(target.scope, decision.targetId, row.id, target.actor);
+        if (expired) this.noteContradiction(target, item, decision, batch);
+        return;
+      }
+      case 'delete': {
+        const deleted = await this.repository.deleteForIngest(target.scope, decision.targetId, target.actor);
+        if (!deleted) return void batch.newRows.push(newRow(target, item));
+        tally.memories_deleted++;
+        this.noteContradiction(target, item, decision, batch);
+        return;
+      }
+      default:
+        assertNever(decision);
+    }
+  }
+
+  private noteContradiction(target: WriteTarget, item: AcceptedFact, decision: IngestDecision, batch: IngestBatch): void {
+    if (!contradicts(decision, CONTRADICTION_CONFIDENCE_THRESHOLD)) return;
+    const action = decision.kind === 'supersede' ? 'SUPERSEDE' : 'DELETE';
+    batch.contradictions.push(
+      contradictionLesson(writeContext(target), item.fact.content, {
+        action,
+        targetId: decision.targetId,
+        confidence: decision.confidence,
+      }),
+    );
+  }
+
+  /** Step 5: the new rows in one INSERT, then the lessons. */
+  private async store(batch: IngestBatch, actor: Actor): Promise<void> {
+    await this.repository.insertMemories(batch.newRows, actor);
+    batch.tally.memories_stored += batch.newRows.length;
+    batch.tally.stored_memory_ids.push(...batch.newRows.map((r) => r.id));
+    await this.lessons.record(batch.contradictions, actor);
+  }
+}
+
+function writeColumns(scope: MemoryScope, dto: IngestDto): WriteTarget['columns'] {
+  switch (scope.kind) {
+    case 'user':
+      if (dto.visibility !== undefined) {
+        throw new DomainError('VALIDATION_FAILED', 'visibility is only allowed with workspace_id (workspace scope)');
+      }
+      return { workspaceId: null, agentId: null, visibility: null };
+    case 'workspace':
+      return { workspaceId: scope.workspaceId, agentId: scope.agentId, visibility: dto.visibility ?? 'workspace' };
+    default:
+      return assertNever(scope);
+  }
+}
+
+function newRow(target: WriteTarget, item: AcceptedFact): NewMemory {
+  const now = new Date();
+  return {
+    id: randomUUID(),
+    userId: target.scope.userId,
+    ...target.columns,
+    content: item.fact.content,
+    memoryType: item.fact.memoryType,
+    importance: item.fact.importance,
+    sourceSite: target.dto.source_site,
+    sourceUrl: target.dto.source_url ?? null,
+    episodeId: target.episodeId,
+    namespace: target.dto.namespace ?? null,
+    status: 'active',
+    metadata: target.dto.metadata ?? {},
+    trustScore: item.trustScore,
+    embedding: item.vector,
+    embeddedBy: target.embeddedBy,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+function writeContext(target: WriteTarget) {
+  const { scope, dto } = target;
+  return {
+    userId: scope.userId,
+    sourceSite: dto.source_site,
+    ...(scope.kind === 'workspace' ? { workspaceId: scope.workspaceId, agentId: scope.agentId } : {}),
+  };
+}

@@ -1,0 +1,356 @@
+import { Injectable, Optional } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+
+import { DomainError } from '../common/errors/domain-error';
+import { ExpiringMap, ExpiringSet } from '../common/expiring-set';
+import type { KeyRecheck } from '../common/identity/key-recheck';
+import type { MemoryScope } from '../common/scope/memory-scope';
+import { hnswSessionSettings } from '../database/access/hnsw-settings';
+import { MemoryAccess } from '../database/access/memory-access';
+import type { LessonGate, LessonHit, SearchStatementResult } from '../database/access/search-statement';
+import type { MemoryEntity } from '../database/entities/memory.entity';
+import { TenantGraphMaintainer } from '../database/maintenance/tenant-graph-maintainer';
+import { tenantScopeOf } from '../database/maintenance/tenant-graphs';
+import { toVectorLiteral } from '../database/vector';
+import { scopeParameters, scopeShapeKey, type AccessPurpose } from '../database/visibility';
+import type { AppEnv } from '../env/env.schema';
+import { bm25Parameters, bm25Statement, type Bm25Population } from './bm25-sql';
+
+export interface SearchFilters {
+  /** User scope only. */
+  sourceSite?: string;
+  namespaces?: string[];
+  asOf?: Date;
+}
+
+/** The purposes a search runs under: a caller's read, or a writer's view before it stores. */
+export type SearchPurpose = Extract<AccessPurpose, 'read' | 'writer-view'>;
+
+/** Rows of a gated search, and the lessons its check found (null without a gate). */
+export interface GatedRows {
+  lessons: LessonHit[] | null;
+  rows: ScoredRow[];
+}
+
+export interface ScoredRow {
+  memory: MemoryEntity;
+  /** Cosine distance to the query (0 = same direction). */
+  distance: number;
+  /** Full-text rank; present for text candidates. */
+  textRank?: number;
+}
+
+/**
+ * How vector search picks its plan (see nearestVisible), from the environment
+ * (SEARCH_EXACT_SCOPE_LIMIT, SEARCH_HNSW_EF_SEARCH). The defaults come from the benchmark's
+ * exact-versus-HNSW crossover and its ef_search sweep (docs/benchmarks.md).
+ */
+export interface VectorSearchTuning {
+  /** Visible rows up to which search is exact; larger scopes use the HNSW index. */
+  exactScopeLimit: number;
+  /** hnsw.ef_search for the larger scopes. */
+  efSearch: number;
+}
+export const DEFAULT_VECTOR_SEARCH_TUNING: VectorSearchTuning = { exactScopeLimit: 3000, efSearch: 200 };
+const LARGE_SCOPE_TTL_MS = 60_000;
+
+/**
+ * The retrieval plans: nearest neighbours by cosine distance (exact or through HNSW) and
+ * full-text candidates. Each plan is public so that tests and the benchmark run it on its
+ * own. Every statement is built from MemoryAccess with the visibility predicate inside it;
+ * nothing is filtered in JavaScript afterwards.
+ */
+@Injectable()
+export class VectorSearch {
+  private tuning: VectorSearchTuning;
+  /** Scope keys (scope + filters + purpose) known to exceed the exact scope limit. */
+  private readonly largeScopes = new ExpiringSet(LARGE_SCOPE_TTL_MS, 10_000);
+  /** Full-text population statistics (N, avgdl) of large scopes, by scope key (textMatches). */
+  private readonly textPopulations = new ExpiringMap<Bm25Population>(LARGE_SCOPE_TTL_MS, 10_000);
+
+  constructor(
+    private readonly access: MemoryAccess,
+    @Optional() env?: ConfigService<AppEnv, true>,
+    @Optional() private readonly graphs?: TenantGraphMaintainer,
+  ) {
+    this.tuning = env
+      ? {
+          exactScopeLimit: env.get('SEARCH_EXACT_SCOPE_LIMIT', { infer: true }),
+          efSearch: env.get('SEARCH_HNSW_EF_SEARCH', { infer: true }),
+        }
+      : DEFAULT_VECTOR_SEARCH_TUNING;
+  }
+
+  /** Plans with explicit tuning (the benchmark's sweeps, and tests that force the HNSW plan). */
+  static withTuning(access: MemoryAccess, tuning: VectorSearchTuning): VectorSearch {
+    const search = new VectorSearch(access);
+    search.tuning = tuning;
+    return search;
+  }
+
+  /**
+   * Nearest visible memories by cosine distance, always min(k, visible) rows.
+   *
+   * Two plans, chosen by the size of the caller's visible set (docs/benchmarks.md has the
+   * measurements behind the numbers):
+   * - up to the exact scope limit (SEARCH_EXACT_SCOPE_LIMIT, default 3,000 rows): exact. The
+   *   scope btree finds the rows, every distance is computed and sorted. One statement, no
+   *   transaction; it also counts (up to the limit) how many rows the scope has, so a larger
+   *   scope is detected in the same round trip.
+   * - larger scopes: the HNSW index, with pgvector's iterative scan so the filter cannot
+   *   leave fewer than k rows, in a short transaction for the SET LOCAL settings. When it
+   *   still returns fewer than k (the scan stopped at hnsw.max_scan_tuples because the
+   *   visible rows are a sliver of the table), the exact plan answers instead.
+   * Which scopes are large is remembered for a minute (sizes only, no rows), so a large
+   * scope pays the bounded count once, not on every search.
+   */
+  async nearestVisible(
+    scope: MemoryScope,
+    embedding: readonly number[],
+    k: number,
+    filters: SearchFilters = {},
+    purpose: SearchPurpose = 'read',
+  ): Promise<ScoredRow[]> {
+    return (await this.gatedNearest(scope, embedding, k, filters, null, purpose)).rows;
+  }
+
+  /**
+   * nearestVisible with the lesson check in the same statement (`gate`, null for none):
+   * a search is one round trip on scopes within the exact limit. When a critical lesson
+   * matches, the statement returns no memory (`blocked`) and nothing else runs.
+   * `recheck`: the API key the guard took from memory; the first statement re-checks that it
+   * is unrevoked and, if it is not, nothing is returned and the request is answered 401.
+   */
+  async gatedNearest(
+    scope: MemoryScope,
+    embedding: readonly number[],
+    k: number,
+    filters: SearchFilters,
+    gate: LessonGate | null,
+    purpose: SearchPurpose = 'read',
+    recheck: KeyRecheck | null = null,
+  ): Promise<GatedRows> {
+    const q = toVectorLiteral(embedding);
+    const key = scopeKey(scope, filters, purpose);
+    // Only the first statement re-checks the key: it runs before anything is returned.
+    let liveKeyId = recheck?.keyId ?? null;
+    let lessons: LessonHit[] | null = null;
+    if (!this.largeScopes.has(key)) {
+      const exact = refuseRevoked(
+        await this.exactStatement(scope, q, k, filters, purpose, gate, liveKeyId, this.tuning.exactScopeLimit),
+        recheck,
+      );
+      if (exact.blocked || exact.candidateRows <= this.tuning.exactScopeLimit) return { lessons: exact.lessons, rows: exact.rows };
+      this.largeScopes.add(key);
+      this.graphs?.noteLargeScope(tenantScopeOf(scope));
+      lessons = exact.lessons;
+      gate = null;
+      liveKeyId = null;
+    }
+    const approximate = refuseRevoked(await this.indexedStatement(scope, q, k, filters, purpose, gate, liveKeyId), recheck);
+    lessons ??= approximate.lessons;
+    if (approximate.blocked || approximate.rows.length >= k) return { lessons, rows: approximate.rows };
+    return { lessons, rows: (await this.exactStatement(scope, q, k, filters, purpose, null, null)).rows };
+  }
+
+  /**
+   * Exact top-k over the scope: distances with cosine_distance() (the function, not the `<=>`
+   * operator, so the planner cannot swap in the HNSW index and its approximation). With
+   * `bound`, at most bound + 1 scope rows are read; null means the scope has more than
+   * `bound` rows and this plan should not be used. `q` is a vector literal.
+   */
+  async exactNearest(
+    scope: MemoryScope,
+    q: string,
+    k: number,
+    filters: SearchFilters = {},
+    purpose: SearchPurpose = 'read',
+    bound?: number,
+  ): Promise<ScoredRow[] | null> {
+    const result = await this.exactStatement(scope, q, k, filters, purpose, null, null, bound);
+    if (bound !== undefined && result.candidateRows > bound) return null;
+    return result.rows;
+  }
+
+  private async exactStatement(
+    scope: MemoryScope,
+    q: string,
+    k: number,
+    filters: SearchFilters,
+    purpose: SearchPurpose,
+    gate: LessonGate | null,
+    liveKeyId: string | null,
+    bound?: number,
+  ): Promise<SearchStatementResult> {
+    const key = `exact|${scopeShapeKey(scope, purpose)}|${filterShape(scope, filters)}|${bound !== undefined}|${gate !== null}|${liveKeyId !== null}`;
+    const shape = this.access.searchShape(key, () => {
+      const candidates = this.access
+        .memories(scope, purpose, 'v')
+        .select('v.id', 'id')
+        .addSelect('cosine_distance(v.embedding, CAST(:q AS vector))', 'distance');
+      applyFilters(candidates, 'v', scope, filters);
+      return { candidates, gated: gate !== null, candidateLimit: bound !== undefined, keyChecked: liveKeyId !== null };
+    });
+    return this.access.search(
+      shape,
+      statementValues(scope, filters, gate, liveKeyId, { q, k, candidateLimit: bound === undefined ? undefined : bound + 1 }),
+    );
+  }
+
+  /**
+   * Top-k through the HNSW index, over-fetched and re-sorted: the inner query orders by the
+   * `<=>` operator (so the index serves it) with pgvector's iterative scan in relaxed order,
+   * which keeps walking the graph until enough rows pass the scope filter; it takes more
+   * candidates than asked (hnswOverFetch: 100 for k = 10), and the outer query sorts them by
+   * their exact distance and keeps k. On the largest scopes recall depends on that over-fetch
+   * far more than on ef_search (at 40 candidates, ef_search 40 to 400 all gave the same
+   * recall); ef_search 200 with 100 candidates costs what 400 with 40 did, with better recall
+   * (docs/benchmarks.md). Relaxed order with over-fetch beat strict order at the same cost.
+   * enable_sort = off keeps the planner on the index for these large scopes (its row
+   * estimate for the visibility predicate is often far too low, which makes the btree plan
+   * with a sort look cheap when it would read tens of thousands of rows). That setting also
+   * inflates the plan's cost past jit_above_cost, and compiling the query took 160 ms of a
+   * 167 ms search: jit = off.
+   */
+  async indexedNearest(
+    scope: MemoryScope,
+    q: string,
+    k: number,
+    filters: SearchFilters = {},
+    purpose: SearchPurpose = 'read',
+  ): Promise<ScoredRow[]> {
+    return (await this.indexedStatement(scope, q, k, filters, purpose, null, null)).rows;
+  }
+
+  private async indexedStatement(
+    scope: MemoryScope,
+    q: string,
+    k: number,
+    filters: SearchFilters,
+    purpose: SearchPurpose,
+    gate: LessonGate | null,
+    liveKeyId: string | null,
+  ): Promise<SearchStatementResult> {
+    const settings = hnswSessionSettings(this.tuning.efSearch, k);
+    const key = `hnsw|${scopeShapeKey(scope, purpose)}|${filterShape(scope, filters)}|${gate !== null}|${liveKeyId !== null}`;
+    const shape = this.access.searchShape(key, () => {
+      const candidates = this.access
+        .memories(scope, purpose, 'v')
+        .select('v.id', 'id')
+        .addSelect('v.embedding <=> CAST(:q AS vector)', 'distance');
+      applyFilters(candidates, 'v', scope, filters);
+      // Ordered by the operator so the index serves it; the statement re-sorts by
+      // `distance + 0` (the candidates come in *relaxed* order, and ordered by plain
+      // `distance` the planner would take them for sorted and read only the first k).
+      candidates.orderBy('distance', 'ASC');
+      return { candidates, gated: gate !== null, candidateLimit: true, keyChecked: liveKeyId !== null };
+    });
+    const ownGraph = this.graphs?.hasGraph(tenantScopeOf(scope)) ?? false;
+    const values = statementValues(scope, filters, gate, liveKeyId, { q, k, candidateLimit: hnswOverFetch(k, ownGraph) });
+    return this.access.searchWithSettings(shape, values, settings);
+  }
+
+  /**
+   * Full-text candidates (any of the query's words) ranked by BM25 over the caller's visible
+   * rows (bm25-sql.ts), with their vector distance, computed for the k rows kept only.
+   */
+  async textMatches(
+    scope: MemoryScope,
+    words: readonly string[],
+    embedding: readonly number[],
+    k: number,
+    filters: SearchFilters = {},
+  ): Promise<ScoredRow[]> {
+    const shape = this.access.textShape(`text|${scopeShapeKey(scope, 'read')}|${filterShape(scope, filters)}`, () => {
+      const matches = this.access.memories(scope, 'read', 't');
+      const population = this.access.memories(scope, 'read', 'p');
+      applyFilters(matches, 't', scope, filters);
+      applyFilters(population, 'p', scope, filters);
+      const bm25 = bm25Statement(matches, population, words, words.join(' | '), k);
+      return { bm25: bm25.sql, parameters: bm25.parameters };
+    });
+    // A large scope's N and average length are reused for a minute (bm25-sql.ts,
+    // Bm25Population): reading every visible row for them was most of its full-text cost.
+    const key = scopeKey(scope, filters, 'read');
+    const large = this.largeScopes.has(key);
+    const known = large ? this.textPopulations.get(key) : undefined;
+    const result = await this.access.textSearch(shape, {
+      ...scopeParameters(scope),
+      ...filterParameters(scope, filters),
+      ...bm25Parameters(words, k, undefined, known ?? null),
+      q: toVectorLiteral(embedding),
+    });
+    if (large && !known && result.population) this.textPopulations.set(key, result.population);
+    return result.rows;
+  }
+}
+
+/**
+ * Candidates the HNSW plan takes before the exact re-sort keeps k. On the partition's graph,
+ * where a large scope's rows are a minority, k + 90 (at least 2k): recall follows the number of
+ * candidates there. On the scope's own graph (a tenant graph) k + 30 (at least 2k) recalls as
+ * much for less (1M memories, ef_search 200: 40 candidates gave recall@10 0.995 and 1.000 on
+ * the largest user and workspace, as 100 did, at 3.2 and 4.6 ms against 3.9 and 6.8 ms;
+ * docs/benchmarks.md). Public for the benchmark, which sweeps it.
+ */
+export function hnswOverFetch(k: number, ownGraph = false): number {
+  return Math.max(2 * k, k + (ownGraph ? 30 : 90));
+}
+
+/** spec 4.2.6: source_site, namespace and as_of narrow user-scope search only. */
+function applyFilters(qb: SelectQueryBuilder<MemoryEntity>, alias: string, scope: MemoryScope, filters: SearchFilters): void {
+  const params = filterParameters(scope, filters);
+  if (params.f_sourceSite !== undefined) qb.andWhere(`${alias}.source_site = :f_sourceSite`);
+  if (params.f_namespaces !== undefined) qb.andWhere(`${alias}.namespace = ANY(CAST(:f_namespaces AS text[]))`);
+  if (params.f_asOf !== undefined) qb.andWhere(`${alias}.created_at <= :f_asOf`);
+  qb.setParameters(params);
+}
+
+/** The filters' parameter values (only those that apply): what applyFilters adds, as values. */
+function filterParameters(scope: MemoryScope, filters: SearchFilters): { f_sourceSite?: string; f_namespaces?: string[]; f_asOf?: Date } {
+  if (scope.kind !== 'user') return {};
+  const params: { f_sourceSite?: string; f_namespaces?: string[]; f_asOf?: Date } = {};
+  if (filters.sourceSite !== undefined) params.f_sourceSite = filters.sourceSite;
+  if (filters.namespaces?.length) params.f_namespaces = filters.namespaces;
+  if (filters.asOf) params.f_asOf = filters.asOf;
+  return params;
+}
+
+/** Which filters applyFilters adds (the statement text depends on that, not on their values). */
+function filterShape(scope: MemoryScope, filters: SearchFilters): string {
+  const params = filterParameters(scope, filters);
+  return ['f_sourceSite', 'f_namespaces', 'f_asOf'].map((name) => (name in params ? '1' : '0')).join('');
+}
+
+/** A statement that found the request's key revoked: forget the key here and answer 401. */
+function refuseRevoked(result: SearchStatementResult, recheck: KeyRecheck | null): SearchStatementResult {
+  if (!result.keyRevoked) return result;
+  recheck?.revoked();
+  throw new DomainError('UNAUTHENTICATED');
+}
+
+/** The named values of a search statement: the scope's, the filters', the gate's, the key's, and the plan's own. */
+function statementValues(
+  scope: MemoryScope,
+  filters: SearchFilters,
+  gate: LessonGate | null,
+  liveKeyId: string | null,
+  plan: { q: string; k: number; candidateLimit: number | undefined },
+): ObjectLiteral {
+  return {
+    ...scopeParameters(scope),
+    ...filterParameters(scope, filters),
+    ...gateParameters(gate),
+    ...plan,
+    liveKeyId: liveKeyId ?? undefined,
+  };
+}
+
+function gateParameters(gate: LessonGate | null): { lessonMaxDistance?: number; lessonLimit?: number } {
+  return gate ? { lessonMaxDistance: gate.maxDistance, lessonLimit: gate.limit } : {};
+}
+
+function scopeKey(scope: MemoryScope, filters: SearchFilters, purpose: SearchPurpose): string {
+  return JSON.stringify([scope, purpose, filters.sourceSite ?? null, filters.namespaces ?? null, filters.asOf?.toISOString() ?? null]);
+}
