@@ -87,6 +87,17 @@ class Answer:
     headers: Mapping[str, str]
 
 
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    """Atrium never redirects. Following one could turn a POST into a GET without its body
+    (urllib does that for 301/302/303), so a redirect is answered as the error it is."""
+
+    def redirect_request(self, req: urllib.request.Request, fp: Any, code: int, msg: str, headers: Any, newurl: str) -> None:
+        return None
+
+
+_opener = urllib.request.build_opener(_NoRedirects)
+
+
 class _Refused(AtriumNetworkError):
     """The connection was refused: the request never reached the service."""
 
@@ -121,7 +132,7 @@ def attempt(base_url: str, prepared: Prepared, timeout: float) -> Answer:
         headers["Content-Type"] = "application/json"
     request = urllib.request.Request(url_for(base_url, prepared), data=data, method=prepared.method, headers=headers)
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
+        with _opener.open(request, timeout=timeout) as response:
             status: int = response.status
             raw = response.read()
             answer_headers = {k.lower(): v for k, v in response.headers.items()}

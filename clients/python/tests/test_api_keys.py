@@ -18,7 +18,7 @@ from atrium_client import (
     Scope,
 )
 
-from .support import ADMIN_TOKEN, new_id, new_user, keyed_service
+from .support import ADMIN_TOKEN, keyed_service, new_id, new_user
 
 
 class ApiKeyTest(unittest.TestCase):
@@ -108,6 +108,12 @@ class ApiKeyTest(unittest.TestCase):
         self.assertIn("CORE_RUNTIME_CONFIG_MUTATION_ENABLED", caught.exception.detail or "")
         with self.assertRaises(AuthenticationError):
             AtriumAdmin(self.service.url, "not-the-token", retries=NO_RETRY).list_keys()
+
+
+def tearDownModule() -> None:
+    errors = keyed_service().internal_errors()
+    if errors:
+        raise AssertionError(f"the service logged internal errors: {errors[:3]}")
 
 
 if __name__ == "__main__":

@@ -122,6 +122,13 @@ class ErrorShapeTest(unittest.TestCase):
         self.assertTrue(caught.exception.message.startswith("HTTP 502"))
         self.assertEqual(caught.exception.body, "<html>bad gateway</html>")
 
+    def test_a_redirect_is_not_followed(self) -> None:
+        server = scripted(self, Reply(302, {"error": "moved"}, headers={"Location": "/elsewhere"}), Reply(200, INGESTED))
+        with self.assertRaises(AtriumError) as caught:
+            Atrium(server.url, user_id="u", retries=FAST).ingest("hello", source_site="s")
+        self.assertEqual(caught.exception.status, 302)
+        self.assertEqual([s.path for s in server.seen], ["/v1/memories/ingest"])
+
     def test_a_2xx_that_is_not_json_is_a_response_error(self) -> None:
         server = scripted(self, Reply(200, raw=b"<html>captive portal</html>"))
         with self.assertRaises(AtriumResponseError):
