@@ -39,6 +39,36 @@ export interface MemoryRecordWire {
   updated_at: string;
   last_accessed_at: string | null;
   access_count: number;
+  /** 1 at creation, +1 per change (CONTRACT section 12). */
+  version: number;
+  /** When the memory stops being returned; null: never. */
+  expires_at: string | null;
+  /** Set when the memory was superseded (valid time); null: still valid. */
+  valid_until: string | null;
+}
+
+/** What one version records (CONTRACT section 12). */
+export type WireVersionChange = 'created' | 'edited' | 'visibility_changed' | 'expiry_changed' | 'superseded' | 'deleted';
+
+/** One entry of GET /v1/memories/:id/history, oldest first: the memory as it was after that change. */
+export interface MemoryVersionWire {
+  version: number;
+  change: WireVersionChange;
+  content: string;
+  metadata: Record<string, unknown>;
+  visibility: WireVisibility | null;
+  expires_at: string | null;
+  changed_at: string;
+  /** The agent that made the change (null in user scope). */
+  agent_id: string | null;
+  /** The API key that made it (null without one). */
+  key_id: string | null;
+}
+
+/** GET /v1/memories/:id/history. */
+export interface MemoryHistoryWire {
+  versions: MemoryVersionWire[];
+  count: number;
 }
 
 /** One search result. */
