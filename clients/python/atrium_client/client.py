@@ -22,6 +22,7 @@ from .models import (
     LessonList,
     LessonReported,
     LessonStats,
+    MemoryHistory,
     MemoryList,
     MemoryRecord,
     SearchResult,
@@ -99,6 +100,7 @@ class Atrium:
         visibility: Visibility | None = None,
         metadata: Mapping[str, Any] | None = None,
         namespace: str | None = None,
+        expires_at: Time | None = None,
         scope: Scope | None = None,
     ) -> IngestResult:
         """Extract facts (LLM when the service has one, else rules), gate, de-duplicate, store. Never retried after a 503."""
@@ -114,6 +116,7 @@ class Atrium:
         metadata: Mapping[str, Any] | None = None,
         namespace: str | None = None,
         skip_extraction: bool | None = None,
+        expires_at: Time | None = None,
         scope: Scope | None = None,
     ) -> IngestResult:
         """Rule-based extraction only; ``skip_extraction=True`` stores the text verbatim (still gated)."""
@@ -161,13 +164,17 @@ class Atrium:
         agent_scope: AgentScope | None = None,
         source_site: str | None = None,
         episode_id: str | None = None,
+        include_expired: bool | None = None,
         scope: Scope | None = None,
     ) -> MemoryList:
-        """Newest first; ``limit`` 1..100 (default 20)."""
+        """Newest first; ``limit`` 1..100 (default 20); ``include_expired=True`` adds expired memories."""
         return self._call("list", locals())
 
-    def get(self, id: str, *, agent_scope: AgentScope | None = None, scope: Scope | None = None) -> MemoryRecord:
-        """One memory; NotFoundError when missing or not visible (the two are indistinguishable)."""
+    def get(
+        self, id: str, *, agent_scope: AgentScope | None = None, include_expired: bool | None = None, scope: Scope | None = None
+    ) -> MemoryRecord:
+        """One memory; NotFoundError when missing or not visible (the two are indistinguishable), or expired
+        unless ``include_expired=True``."""
         return self._call("get", locals())
 
     def delete(self, id: str, *, scope: Scope | None = None) -> Success:
@@ -184,10 +191,15 @@ class Atrium:
         expires_at: Time | None | NotGiven = NOT_GIVEN,
         scope: Scope | None = None,
     ) -> MemoryRecord:
-        """PATCH a memory, sending only what is given (``expires_at=None`` clears the expiry).
-        In a workspace only the owning agent may (404 when not visible, 403 when not owned)."""
+        """PATCH a memory, sending only what is given (``expires_at=None`` clears the expiry). New content
+        passes the write gate (UnprocessableError when blocked) and is re-embedded. In a workspace only
+        the owning agent may (404 when not visible, 403 when not owned); in user scope the user."""
         check_update(visibility, content, metadata, expires_at)
         return self._call("update", locals())
+
+    def history(self, id: str, *, agent_scope: AgentScope | None = None, scope: Scope | None = None) -> MemoryHistory:
+        """Every version of a memory, oldest first (deleted ones included for whoever could see them)."""
+        return self._call("history", locals())
 
     # Grants ----------------------------------------------------------------------------------
 

@@ -74,6 +74,40 @@ class MemoryRecord(WireModel):
     updated_at: str
     last_accessed_at: str | None = None
     access_count: int
+    #: 1 at creation, +1 per change.
+    version: int
+    #: When the memory stops being returned; None: never.
+    expires_at: str | None = None
+    #: Set when the memory was superseded (valid time); None: still valid.
+    valid_until: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class MemoryVersion(WireModel):
+    """The memory as it was after one change (``change``: ``created``, ``edited``,
+    ``visibility_changed``, ``expiry_changed``, ``superseded`` or ``deleted``)."""
+
+    WIRE_SCHEMAS = ("MemoryVersion",)
+    version: int
+    change: str
+    content: str
+    metadata: dict[str, Any]
+    visibility: str | None = None
+    expires_at: str | None = None
+    changed_at: str
+    #: The agent that made the change (None in user scope).
+    agent_id: str | None = None
+    #: The API key that made it (None without one).
+    key_id: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class MemoryHistory(WireModel):
+    """Every version of a memory, oldest first."""
+
+    WIRE_SCHEMAS = ("MemoryHistory",)
+    versions: list[MemoryVersion]
+    count: int
 
 
 @dataclass(frozen=True, kw_only=True)

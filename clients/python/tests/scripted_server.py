@@ -123,4 +123,7 @@ RECORD: dict[str, Any] = {
     "updated_at": "2026-01-01T00:00:00.000Z",
     "last_accessed_at": None,
     "access_count": 0,
+    "version": 1,
+    "expires_at": None,
+    "valid_until": None,
 }

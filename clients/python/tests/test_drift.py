@@ -36,12 +36,7 @@ READ_ONLY_PARAMETERS = {"agent_scope"}
 
 #: Parameters a method sends that the served document does not describe yet (routes being
 #: extended in the same release); each entry is (method name, parameter). Empty when in step.
-PENDING: set[tuple[str, str]] = {
-    # CONTRACT 12: PATCH takes content, metadata and expires_at besides visibility.
-    ("update", "content"),
-    ("update", "metadata"),
-    ("update", "expires_at"),
-}
+PENDING: set[tuple[str, str]] = set()
 
 SCOPE_FIELDS = {"read": ["user_id", "workspace_id", "agent_id"], "write": ["user_id", "workspace_id", "agent_id"], "user": ["user_id"], "none": []}
 

@@ -144,10 +144,10 @@ class ErrorShapeTest(unittest.TestCase):
 
 class WireShapeTest(unittest.TestCase):
     def test_unknown_fields_are_kept_and_missing_required_ones_are_an_error(self) -> None:
-        server = scripted(self, Reply(200, {**RECORD, "version": 2, "valid_until": None}))
+        server = scripted(self, Reply(200, {**RECORD, "revision_note": "from a newer service", "tags": ["a"]}))
         record = Atrium(server.url, user_id="u", retries=NO_RETRY).get("m")
         self.assertEqual(record.content, "c")
-        self.assertEqual(dict(record.extra), {"version": 2, "valid_until": None})
+        self.assertEqual(dict(record.extra), {"revision_note": "from a newer service", "tags": ["a"]})
         partial = {k: v for k, v in RECORD.items() if k != "content"}
         server = scripted(self, Reply(200, partial))
         with self.assertRaisesRegex(AtriumResponseError, "lacks content"):

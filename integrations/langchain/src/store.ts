@@ -9,7 +9,7 @@ import {
   type PutOperation,
   type SearchOperation,
 } from '@langchain/langgraph';
-import type { AtriumClient, Visibility } from 'atrium/client';
+import { AtriumError, type AtriumClient, type Visibility } from 'atrium/client';
 
 import type { AtriumScope } from './scope';
 import { matchesFilter, sameValue, textOf, type Value } from './values';
@@ -72,7 +72,8 @@ function toStored(memory: {
   metadata: Record<string, unknown>;
   score?: number;
 }): StoredItem | undefined {
-  const record = memory.metadata.langgraph as { namespace?: unknown; key?: unknown; value?: unknown; created_at?: unknown } | undefined;
+  const record = memory.metadata.langgraph as
+    { namespace?: unknown; key?: unknown; value?: unknown; created_at?: unknown; updated_at?: unknown } | undefined;
   if (!record || !Array.isArray(record.namespace) || typeof record.key !== 'string' || typeof record.value !== 'object' || !record.value)
     return undefined;
   return {
@@ -82,7 +83,7 @@ function toStored(memory: {
     value: record.value as Value,
     content: memory.content,
     createdAt: typeof record.created_at === 'string' ? record.created_at : memory.createdAt,
-    updatedAt: memory.createdAt,
+    updatedAt: typeof record.updated_at === 'string' ? record.updated_at : memory.createdAt,
     score: memory.score,
     stale: [],
   };
@@ -114,10 +115,11 @@ type Listing = (scope: AtriumScope) => Promise<Map<string, StoredItem>>;
  * - `get`, `put`, `delete`, `listNamespaces` and a `search` without a query read the scope's
  *   listing (pages of 100), once per batch: right for an agent's memory (thousands of items),
  *   not for millions.
- * - A put of a new value stores a new memory and then removes the old one, so an item's memory
- *   id changes on update (`createdAt` is kept). Atrium de-duplicates: a put whose text nearly
- *   repeats another visible memory, or that the write gate refuses, is not stored and throws
- *   AtriumStoreError.
+ * - A put of a new key stores a memory; a put of an existing key edits that memory (PATCH: one
+ *   more version in its history, re-gated and re-embedded). Atrium de-duplicates new memories
+ *   and gates every text: a new item whose text nearly repeats another visible memory, or a
+ *   text the write gate refuses, is not stored and throws AtriumStoreError (an edit keeps the
+ *   old value). In a workspace only the agent that wrote an item may change it.
  * - Within a batch, reads see the store as it was before the batch's puts (as InMemoryStore).
  */
 export class AtriumStore extends BaseStore {
@@ -224,27 +226,32 @@ export class AtriumStore extends BaseStore {
     const scope = this.scopeOf(op.namespace);
     const existing = (await listing(scope)).get(itemKey(op.namespace, op.key));
     if (op.value === null) {
-      if (existing) await this.remove(scope, existing);
+      if (existing) await this.remove(scope, [existing.memoryId, ...existing.stale]);
       return;
     }
     const content = textOf(op.value, op.index === false ? undefined : (op.index ?? this.fields));
     if (existing && existing.content === content && sameValue(existing.value, op.value) && existing.stale.length === 0) return;
-    const createdAt = existing?.createdAt ?? new Date().toISOString();
-    const metadata = { langgraph: { namespace: op.namespace, key: op.key, value: op.value, created_at: createdAt } };
-    if (await this.write(scope, content, metadata)) {
-      if (existing) await this.remove(scope, existing);
+    const now = new Date().toISOString();
+    const metadata = {
+      langgraph: { namespace: op.namespace, key: op.key, value: op.value, created_at: existing?.createdAt ?? now, updated_at: now },
+    };
+    const name = itemKey(op.namespace, op.key);
+    if (existing) {
+      // The same memory, edited: one more version in its history, re-gated and re-embedded.
+      try {
+        await this.client.update({ ...scope, id: existing.memoryId, content, metadata });
+      } catch (error) {
+        if (error instanceof AtriumError && error.status === 422)
+          throw new AtriumStoreError(`put ${name}: the write gate refused the new value; the old one is kept`);
+        if (error instanceof AtriumError && error.status === 403)
+          throw new AtriumStoreError(`put ${name}: the item belongs to another agent`);
+        throw error;
+      }
+      await this.remove(scope, existing.stale);
       return;
     }
-    if (!existing)
-      throw new AtriumStoreError(
-        `put ${itemKey(op.namespace, op.key)}: not stored (the write gate refused it, or it repeats a memory in this scope)`,
-      );
-    // Not stored while the old value exists: most likely a near-copy of the old value itself.
-    await this.remove(scope, existing);
     if (!(await this.write(scope, content, metadata))) {
-      throw new AtriumStoreError(
-        `put ${itemKey(op.namespace, op.key)}: the old value was removed and the new one was not stored (write gate or a near-copy)`,
-      );
+      throw new AtriumStoreError(`put ${name}: not stored (the write gate refused it, or it repeats a memory in this scope)`);
     }
   }
 
@@ -260,13 +267,13 @@ export class AtriumStore extends BaseStore {
     return result.storedMemoryIds.length > 0;
   }
 
-  private async remove(scope: AtriumScope, stored: StoredItem): Promise<void> {
-    for (const id of [stored.memoryId, ...stored.stale]) {
+  private async remove(scope: AtriumScope, ids: readonly string[]): Promise<void> {
+    for (const id of ids) {
       try {
         await this.client.delete({ ...scope, id });
       } catch (error) {
         // Already gone (another writer removed it): the outcome wanted.
-        if ((error as { status?: unknown }).status !== 404) throw error;
+        if (!(error instanceof AtriumError && error.status === 404)) throw error;
       }
     }
   }
