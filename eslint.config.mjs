@@ -19,6 +19,7 @@ export default tseslint.config(
       'jest.config.js',
       'jest.faults.config.js',
       'jest.instances.config.js',
+      'jest.integrations.config.js',
     ],
   },
   ...tseslint.configs.recommended,
