@@ -1,4 +1,4 @@
-// Prints, as JSON, every public method of the TypeScript client (dist/client, as built) and the
+// Prints, as JSON, every public method of the TypeScript client (dist/sdk/client, as built) and the
 // route it calls: each method is called once with a fetch that records the request and answers
 // a canned body, so nothing is sent. Used by tests/test_parity.py.
 const { readFileSync } = require('node:fs');
