@@ -73,4 +73,9 @@ export type {
   MemoriesHealth,
   RuntimeConfigPatch,
   SetAgentTrustOptions,
+  ExplainVisibilityOptions,
+  HiddenBecause,
+  VisibilityExplanation,
+  VisibilityRule,
+  WhoAmI,
 } from './admin-types';
