@@ -1,17 +1,16 @@
 // The callbacks of page.evaluate() run in the browser: they need the DOM's types.
 /// <reference lib="dom" />
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
-import { findProjectRoot } from '../../src/common/project-root';
 import { MemoryAccess, type NewMemory } from '../../src/database/access/memory-access';
 import { EmbeddingService } from '../../src/embeddings/embedding.service';
 import { ADMIN_TOKEN } from '../support/api-keys';
 import { newId, newUser } from '../support/ids';
+import { ARTIFACTS, launchBrowser, listedIds, PHONE, ROOT, shoot, signIn as signInAt, type Browser } from './browser';
 import { startLoggedApp, type LoggedApp } from './logged-app';
 
 /**
@@ -22,31 +21,13 @@ import { startLoggedApp, type LoggedApp } from './logged-app';
  * Screenshots go to artifacts/ui/ (git-ignored; CI keeps the folder). Page load times on a
  * seeded 10,000-memory scope are printed, not asserted (docs/inspector.md has the figures).
  */
-const ROOT = findProjectRoot();
-const CHROMIUM = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
-const ARTIFACTS = join(ROOT, 'artifacts', 'ui');
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
 const BIG_SCOPE = 10_000;
 
 type Json = Record<string, unknown>;
 
 describe('memory inspector in Chromium', () => {
   let t: LoggedApp;
-  let context: BrowserContext;
-  let userDataDir: string;
-  const requests: string[] = [];
-  const external: string[] = [];
-  const pageErrors: string[] = [];
+  let browser: Browser;
 
   const user = newUser('inspected');
   const ws = newId();
@@ -87,10 +68,8 @@ describe('memory inspector in Chromium', () => {
   };
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist', 'ui', 'index.html'))) throw new Error('no inspector build in dist/ui: run `npm run build` first');
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run scripts/install-chromium.sh (as root)`);
-    mkdirSync(ARTIFACTS, { recursive: true });
     t = await startLoggedApp({ AUTH_MODE: 'api_key', ATRIUM_ADMIN_TOKEN: ADMIN_TOKEN });
+    browser = await launchBrowser(t.baseUrl);
 
     keys.owner = await mintKey({ role: 'agent', user_id: user, workspace_id: ws, agent_id: owner, label: 'owner agent' });
     keys.other = await mintKey({ role: 'agent', user_id: user, workspace_id: ws, agent_id: other, label: 'other agent' });
@@ -118,65 +97,21 @@ describe('memory inspector in Chromium', () => {
     const seeding = performance.now();
     await seedBigScope(t, bigUser, bigWs, bigAgent, BIG_SCOPE);
     process.stdout.write(`seeded ${BIG_SCOPE} memories in ${((performance.now() - seeding) / 1000).toFixed(1)} s\n`);
-
-    userDataDir = mkdtempSync(join(tmpdir(), 'atrium-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: DESKTOP,
-    });
-    const origin = new URL(t.baseUrl).origin;
-    // Every request of every page: the inspector talks to this service and nothing else.
-    await context.route('**/*', (route) => {
-      const url = route.request().url();
-      requests.push(url);
-      if (new URL(url).origin !== origin) {
-        external.push(url);
-        return route.abort();
-      }
-      return route.continue();
-    });
-    context.on('page', (page) => page.on('pageerror', (error) => pageErrors.push(error.message)));
   }, 600_000);
 
   afterAll(async () => {
-    await context?.close();
-    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+    await browser?.close();
     await t?.close();
   });
 
-  const newPage = async (viewport = DESKTOP): Promise<Page> => {
-    const page = await context.newPage();
-    await page.setViewportSize(viewport);
-    return page;
-  };
-
-  /** Sign in through the form, as a person would; returns once the session shows. */
-  const signIn = async (page: Page, credentials: { admin?: string; key?: string; remember?: boolean }): Promise<void> => {
-    await page.goto(`${t.baseUrl}/ui/`);
-    await page.waitForURL('**/ui/sign-in');
-    if (credentials.admin) await page.getByLabel('Admin token').fill(credentials.admin);
-    if (credentials.key) await page.getByLabel('API key').fill(credentials.key);
-    if (credentials.remember) await page.getByLabel(/Keep me signed in/).check();
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByTestId('signed-in-as').waitFor();
-  };
-
-  /** The ids of the memories list at 100 a page (the first page), in the order shown. */
-  const listedIds = async (page: Page): Promise<string[]> => {
-    await page.getByLabel('Per page').selectOption('100');
-    await page.locator('[data-testid="memory-list"][data-loaded="100:0"]').waitFor();
-    return page.getByTestId('memory-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-id') as string));
-  };
+  const newPage = (viewport?: { width: number; height: number }): Promise<Page> => browser.newPage(viewport);
+  const signIn = (page: Page, credentials: { admin?: string; key?: string; remember?: boolean }) => signInAt(page, t.baseUrl, credentials);
 
   const hitIds = (page: Page, column: string): Promise<string[]> =>
     page
       .getByTestId(column)
       .getByTestId('hit')
       .evaluateAll((hits) => hits.map((hit) => hit.getAttribute('data-id') as string));
-
-  const shoot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 
   it('refuses a bad admin token and a bad API key, and keeps nothing', async () => {
     const page = await newPage();
@@ -294,7 +229,11 @@ describe('memory inspector in Chromium', () => {
         grantee: [m.shared, m.granted, m.otherShared],
       }[agent];
       expect(visible).toEqual(new Set(expected));
-      if (agent === 'other') await shoot(page, 'memories-agent-key');
+      if (agent === 'other') {
+        await shoot(page, 'memories-agent-key');
+        // The README's picture (docs/images/inspector.png is a copy): one screen at 1280 px.
+        await page.screenshot({ path: join(ARTIFACTS, 'readme.png') });
+      }
       await page.close();
     }
   });
@@ -386,6 +325,10 @@ describe('memory inspector in Chromium', () => {
     expect(restCheck.highest_severity).toBe('high');
     expect(await check.getByTestId('highest-severity').textContent()).toBe(restCheck.highest_severity);
     await shoot(asUser, 'lessons');
+    // This service does not allow config changes: the page shows the config and offers no form.
+    await asUser.getByRole('link', { name: 'Config' }).click();
+    await asUser.getByTestId('config-readonly').filter({ hasText: 'CORE_RUNTIME_CONFIG_MUTATION_ENABLED is off' }).waitFor();
+    expect(await asUser.getByRole('button', { name: 'Apply' }).count()).toBe(0);
     await asUser.close();
 
     const admin = await newPage();
@@ -496,6 +439,7 @@ describe('memory inspector in Chromium', () => {
   });
 
   it('talked to this service only, put no credential in an address, and logged no secret or content', () => {
+    const { requests, external, pageErrors } = browser;
     expect(external).toEqual([]);
     expect(pageErrors).toEqual([]);
     const secrets = [ADMIN_TOKEN, ...Object.values(keys)];

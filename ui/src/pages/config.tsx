@@ -31,6 +31,8 @@ const snake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLo
 export function ConfigPage() {
   const { client, can, session } = useInspector();
   const [health, reload] = useLoad(can.memories ? () => client.memoriesHealth() : null, [client]);
+  // Kept here: the form is made anew from the config that the reload after a change reads.
+  const [applied, setApplied] = useState<string | null>(null);
   const editable =
     health.state === 'done' && health.value.config.runtimeConfigMutationEnabled === true && (session.authMode === 'off' || can.admin);
 
@@ -38,6 +40,9 @@ export function ConfigPage() {
     <section>
       <PageTitle>Runtime config</PageTitle>
       {!can.memories ? <Notice>Reading the config needs an API key in AUTH_MODE=api_key (GET /v1/memories/health).</Notice> : null}
+      <p role="status" class="muted">
+        {applied}
+      </p>
       <Loading load={health} label="the config" />
       {health.state === 'done' ? (
         <>
@@ -60,7 +65,13 @@ export function ConfigPage() {
             </tbody>
           </TableBox>
           {editable ? (
-            <ConfigForm config={health.value.config} onApplied={reload} />
+            <ConfigForm
+              config={health.value.config}
+              onApplied={(message) => {
+                setApplied(message);
+                reload();
+              }}
+            />
           ) : (
             <p class="muted" data-testid="config-readonly">
               {health.value.config.runtimeConfigMutationEnabled
@@ -74,7 +85,7 @@ export function ConfigPage() {
   );
 }
 
-function ConfigForm(props: { config: EffectiveConfig; onApplied: () => void }) {
+function ConfigForm(props: { config: EffectiveConfig; onApplied: (message: string) => void }) {
   const { client } = useInspector();
   const initial = Object.fromEntries([
     ...NUMBER_FIELDS.map((f) => [f.name, String(props.config[f.name])]),
@@ -94,8 +105,7 @@ function ConfigForm(props: { config: EffectiveConfig; onApplied: () => void }) {
     if (Object.keys(patch).length === 0) return setStatus('Nothing changed.');
     try {
       const result = await client.updateConfig(patch);
-      setStatus(`Applied: ${result.applied.map(snake).join(', ')}.`);
-      props.onApplied();
+      props.onApplied(`Applied: ${result.applied.map(snake).join(', ')}.`);
     } catch (caught) {
       setError(describeError(caught));
     }
