@@ -1,14 +1,5 @@
-import type {
-  ApiKeyWire,
-  AuditEventWire,
-  CreatedApiKeyWire,
-  VisibilityExplanationWire,
-  WhoAmIWire,
-  WireHiddenBecause,
-  WireKeyRole,
-  WireVisibilityRule,
-} from '../contract/admin-wire-types';
-import type { Camelized } from '../contract/wire-types';
+import type { ApiKeyWire, AuditEventWire, CreatedApiKeyWire, WhoAmIWire, WireKeyRole } from '../contract/admin-wire-types';
+import type { Camelized, VisibilityExplanationWire, WireHiddenBecause, WireVisibilityRule } from '../contract/wire-types';
 
 /** Agents, health and runtime configuration. */
 

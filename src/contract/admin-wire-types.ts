@@ -5,8 +5,6 @@
  * client's types are Camelized<> of them. No imports beyond wire-types, for the client build.
  */
 
-import type { WireVisibility } from './wire-types';
-
 export type WireKeyRole = 'agent' | 'user' | 'service';
 
 /** A key as listed: never the secret. */
@@ -41,44 +39,6 @@ export interface AuditEventWire {
   request_id: string | null;
   /** Ids, enum values and counts; keys not re-cased by the client. */
   detail: Record<string, unknown>;
-}
-
-/**
- * Which alternative of the read rule lets a memory through for an agent (CONTRACT section 3),
- * or `not_visible`: `owner` (its own), `workspace` (visibility `workspace` or NULL), `grant`
- * (restricted, with a grant row for the agent).
- */
-export type WireVisibilityRule = 'owner' | 'workspace' | 'grant' | 'not_visible';
-
-/** Why a memory is not visible to the agent, first match in this order. */
-export type WireHiddenBecause =
-  'deleted' | 'superseded' | 'personal_memory' | 'other_workspace' | 'agent_only' | 'restricted_without_grant' | 'other';
-
-/** GET /v1/admin/explain: how the read predicate judges one memory for one agent. */
-export interface VisibilityExplanationWire {
-  memory_id: string;
-  user_id: string;
-  /** The workspace and agent asked about. */
-  workspace_id: string;
-  agent_id: string;
-  /** The read predicate itself (agent_scope `all`) on this row. */
-  visible: boolean;
-  rule: WireVisibilityRule;
-  /** null when visible. */
-  hidden_because: WireHiddenBecause | null;
-  /**
-   * Each alternative of the read rule evaluated on the row for this agent. Only part of the
-   * answer: the row must also be in the workspace and live, which `visible` includes.
-   */
-  conditions: { owner: boolean; workspace: boolean; grant: boolean };
-  /** Where the row is and what it says; never its content. */
-  memory: {
-    workspace_id: string | null;
-    agent_id: string | null;
-    visibility: WireVisibility | null;
-    deleted: boolean;
-    superseded: boolean;
-  };
 }
 
 /**

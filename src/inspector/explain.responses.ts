@@ -1,7 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 
-import type { VisibilityExplanationWire, WireHiddenBecause, WireVisibilityRule } from '../contract/admin-wire-types';
-import type { SameKeys, WireVisibility } from '../contract/wire-types';
+import type { SameKeys, VisibilityExplanationWire, WireHiddenBecause, WireVisibility, WireVisibilityRule } from '../contract/wire-types';
 import { VISIBILITY_MODES } from '../database/visibility';
 import { AGENT_EXAMPLE, UUID_EXAMPLE, WORKSPACE_EXAMPLE } from '../openapi/scope.schema';
 

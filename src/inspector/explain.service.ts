@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 
 import { DomainError } from '../common/errors/domain-error';
 import type { WorkspaceScope } from '../common/scope/memory-scope';
-import type { VisibilityExplanationWire, WireHiddenBecause, WireVisibilityRule } from '../contract/admin-wire-types';
-import type { WireVisibility } from '../contract/wire-types';
+import type { VisibilityExplanationWire, WireHiddenBecause, WireVisibility, WireVisibilityRule } from '../contract/wire-types';
 import { MemoryAccess, type VisibilityExplanationRow } from '../database/access/memory-access';
 import type { ExplainQueryDto } from './explain.dto';
 
