@@ -8,6 +8,7 @@ import { RuntimeConfig1763700006000 } from './1763700006000-runtime-config';
 import { CreateApiKeysAndAuditEvents1763700012000 } from './1763700012000-create-api-keys-and-audit-events';
 import { EmbeddedBy1763700140000 } from './1763700140000-embedded-by';
 import { MemoryAccessCounts1763700150000 } from './1763700150000-memory-access-counts';
+import { MemoryLifecycle1763700200000 } from './1763700200000-memory-lifecycle';
 
 /**
  * Every migration, oldest first. Listed explicitly (not globbed) so the app, the CLI and the
@@ -24,4 +25,5 @@ export const ALL_MIGRATIONS = [
   CreateApiKeysAndAuditEvents1763700012000,
   EmbeddedBy1763700140000,
   MemoryAccessCounts1763700150000,
+  MemoryLifecycle1763700200000,
 ];

@@ -27,6 +27,8 @@ export function statusForCode(code: DomainErrorCode): number {
       return HttpStatus.FORBIDDEN;
     case 'CONFLICT':
       return HttpStatus.CONFLICT;
+    case 'CONTENT_BLOCKED':
+      return HttpStatus.UNPROCESSABLE_ENTITY;
     case 'RATE_LIMITED':
       return HttpStatus.TOO_MANY_REQUESTS;
     case 'CONFIG_MUTATION_DISABLED':

@@ -27,6 +27,7 @@ import type {
 } from './lesson-types';
 import type {
   ExpandOptions,
+  GetOptions,
   Grant,
   GrantList,
   GrantOptions,
@@ -35,6 +36,7 @@ import type {
   ListGrantsOptions,
   ListOptions,
   MemoriesPage,
+  MemoryHistory,
   MemoryIdOptions,
   MemoryRecord,
   QuickIngestOptions,
@@ -42,6 +44,7 @@ import type {
   SearchResult,
   SetVisibilityOptions,
   SuccessResult,
+  UpdateOptions,
 } from './memory-types';
 import type { AtriumClientOptions, CallOptions } from './options';
 import type { QueryValue } from './query-string';
@@ -105,7 +108,7 @@ export class AtriumClient {
   }
 
   /** AtriumError 404 when missing or not visible to the caller (the two are indistinguishable). */
-  get(options: MemoryIdOptions, call?: CallOptions): Promise<MemoryRecord> {
+  get(options: GetOptions, call?: CallOptions): Promise<MemoryRecord> {
     const { id, ...scope } = options;
     return this.call({ method: 'GET', path: `/v1/memories/${seg(id)}`, query: query(scope), idempotent: true }, call);
   }
@@ -114,6 +117,22 @@ export class AtriumClient {
   delete(options: MemoryIdOptions, call?: CallOptions): Promise<SuccessResult> {
     const { id, ...scope } = options;
     return this.call({ method: 'DELETE', path: `/v1/memories/${seg(id)}`, query: query(scope), idempotent: true }, call);
+  }
+
+  /**
+   * Change a memory (its owner only): visibility, content, metadata, expiry. One new version
+   * per call. AtriumError 422 when the write gate blocks the new content, 403 for an agent that
+   * sees but does not own it, 404 for one that cannot see it.
+   */
+  update(options: UpdateOptions, call?: CallOptions): Promise<MemoryRecord> {
+    const { id, ...body } = options;
+    return this.call({ method: 'PATCH', path: `/v1/memories/${seg(id)}`, body: keysToSnake(body), idempotent: true }, call);
+  }
+
+  /** A memory's versions, oldest first; AtriumError 404 exactly as `get`. */
+  history(options: MemoryIdOptions, call?: CallOptions): Promise<MemoryHistory> {
+    const { id, ...scope } = options;
+    return this.call({ method: 'GET', path: `/v1/memories/${seg(id)}/history`, query: query(scope), idempotent: true }, call);
   }
 
   /** Owning agent only: 403 for an agent that sees but does not own it, 404 for one that cannot see it. */

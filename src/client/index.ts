@@ -27,8 +27,10 @@ export type {
   IngestOptions,
   IngestResult,
   ListGrantsOptions,
+  GetOptions,
   ListOptions,
   MemoriesPage,
+  MemoryHistory,
   MemoryIdOptions,
   MemoryRecord,
   MemoryStatus,
@@ -41,6 +43,7 @@ export type {
   SetVisibilityOptions,
   SuccessResult,
   TimeInput,
+  UpdateOptions,
   Visibility,
 } from './memory-types';
 export type {

@@ -1,6 +1,7 @@
 import type {
   Camelized,
   IngestResponseWire,
+  MemoryHistoryWire,
   MemoryRecordWire,
   SearchHitWire,
   WireMemoryStatus,
@@ -31,6 +32,8 @@ export type IngestOptions = WriterScopeInput & {
   /** At most 32 KB serialized. */
   metadata?: Metadata;
   namespace?: string;
+  /** When the stored memories stop being returned (CONTRACT section 12). */
+  expiresAt?: TimeInput;
 };
 
 export type QuickIngestOptions = IngestOptions & {
@@ -50,7 +53,7 @@ export type SearchOptions = ScopeInput & {
   sourceSite?: string;
   /** User scope only: one namespace or a list. */
   namespaceScope?: string | readonly string[];
-  /** User scope only: only memories created by then. */
+  /** Valid time, both scopes: what was known and valid at that instant (CONTRACT section 12). */
   asOf?: TimeInput;
   /** "Now" for recency scoring. */
   referenceTime?: TimeInput;
@@ -84,6 +87,8 @@ export type ListOptions = ScopeInput & {
   sourceSite?: string;
   /** User scope only. */
   episodeId?: string;
+  /** Also memories past their expiry (until they are purged). */
+  includeExpired?: boolean;
 };
 
 export interface MemoriesPage {
@@ -93,6 +98,30 @@ export interface MemoriesPage {
 }
 
 export type MemoryIdOptions = ScopeInput & { id: string };
+
+export type GetOptions = MemoryIdOptions & {
+  /** Also a memory past its expiry (until it is purged). */
+  includeExpired?: boolean;
+};
+
+/**
+ * PATCH (CONTRACT section 12): any of these, at least one. In a workspace only the owning
+ * agent; in user scope the user. New content passes the write gate (AtriumError 422 when blocked).
+ */
+export type UpdateOptions = WriterScopeInput & {
+  id: string;
+  /** Workspace memories only. */
+  visibility?: Visibility;
+  /** 1..100000 characters. */
+  content?: string;
+  /** Replaces the metadata. */
+  metadata?: Metadata;
+  /** null clears the expiry. */
+  expiresAt?: TimeInput | null;
+};
+
+/** A memory's versions, oldest first. */
+export type MemoryHistory = Camelized<MemoryHistoryWire>;
 
 export interface SuccessResult {
   success: boolean;

@@ -39,6 +39,36 @@ export interface MemoryRecordWire {
   updated_at: string;
   last_accessed_at: string | null;
   access_count: number;
+  /** 1 at creation, +1 per change (CONTRACT section 12). */
+  version: number;
+  /** When the memory stops being returned; null: never. */
+  expires_at: string | null;
+  /** Set when the memory was superseded (valid time); null: still valid. */
+  valid_until: string | null;
+}
+
+/** What one version records (CONTRACT section 12). */
+export type WireVersionChange = 'created' | 'edited' | 'visibility_changed' | 'expiry_changed' | 'superseded' | 'deleted';
+
+/** One entry of GET /v1/memories/:id/history, oldest first: the memory as it was after that change. */
+export interface MemoryVersionWire {
+  version: number;
+  change: WireVersionChange;
+  content: string;
+  metadata: Record<string, unknown>;
+  visibility: WireVisibility | null;
+  expires_at: string | null;
+  changed_at: string;
+  /** The agent that made the change (null in user scope). */
+  agent_id: string | null;
+  /** The API key that made it (null without one). */
+  key_id: string | null;
+}
+
+/** GET /v1/memories/:id/history. */
+export interface MemoryHistoryWire {
+  versions: MemoryVersionWire[];
+  count: number;
 }
 
 /** One search result. */
@@ -88,7 +118,7 @@ export type WireVisibilityRule = 'owner' | 'workspace' | 'grant' | 'not_visible'
 
 /** Why a memory is not visible to the agent, first match in this order. */
 export type WireHiddenBecause =
-  'deleted' | 'superseded' | 'personal_memory' | 'other_workspace' | 'agent_only' | 'restricted_without_grant' | 'other';
+  'deleted' | 'superseded' | 'expired' | 'personal_memory' | 'other_workspace' | 'agent_only' | 'restricted_without_grant' | 'other';
 
 /** GET /v1/admin/explain (the admin's inspector): how the read predicate judges one memory for one agent. */
 export interface VisibilityExplanationWire {
@@ -114,6 +144,8 @@ export interface VisibilityExplanationWire {
     visibility: WireVisibility | null;
     deleted: boolean;
     superseded: boolean;
+    /** Past its `expires_at` (hidden from reads until purged). */
+    expired: boolean;
   };
 }
 

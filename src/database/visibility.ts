@@ -67,7 +67,8 @@ const grantExists = (a: string): string =>
  *   - ingest-mutation: readable as in writer-view, and the caller's own or of a mode that
  *     lets others mutate;
  *   - owner: `agent_id = :vis_agentId`.
- * - live rows only: `deleted_at IS NULL AND expired_at IS NULL`.
+ * - the rows of the moment `time` reads (ReadTime; by default the current ones: not deleted,
+ *   not superseded, not expired).
  * Caller ids are bound parameters prefixed `vis_` (TypeORM shares one parameter namespace
  * per builder), never text in SQL. Callers must not use `.where()`/`.orWhere()` afterwards:
  * `.where()` would replace this condition and `.orWhere()` would widen it (a lint rule
@@ -78,6 +79,7 @@ export function applyMemoryScope<T extends ObjectLiteral, B extends ScopableBuil
   alias: string,
   scope: MemoryScope,
   purpose: AccessPurpose,
+  time: ReadTime = CURRENT,
 ): B {
   const a = alias;
   qb.andWhere(
@@ -94,12 +96,48 @@ export function applyMemoryScope<T extends ObjectLiteral, B extends ScopableBuil
         default:
           assertNever(scope);
       }
-      where.andWhere(`${a}.deleted_at IS NULL`);
-      where.andWhere(`${a}.expired_at IS NULL`);
+      where.andWhere(timeCondition(a, time));
     }),
   );
-  qb.setParameters(scopeParameters(scope));
+  qb.setParameters(scopeParameters(scope, time));
   return qb;
+}
+
+/**
+ * Which moment a statement reads (CONTRACT section 12):
+ * - `current`: what is true now: not deleted, not superseded, not past `expires_at`;
+ * - `current-with-expired`: the same, expired rows included (get and list with
+ *   include_expired=true, and the owner's changes, which may move an expiry back);
+ * - `as-of`: what was known and valid at `at`: created by then, `valid_until` null or after
+ *   it, not deleted by then, not expired at it (superseded and deleted rows included when they
+ *   were still valid then);
+ * - `any`: every row, deleted and superseded ones included (a memory's history).
+ * Live rows are `deleted_at IS NULL AND superseded_at IS NULL` in every form that reads them,
+ * written as such so that the partial indexes on live rows (and the tenant graphs) still apply.
+ */
+export type ReadTime = { kind: 'current' } | { kind: 'current-with-expired' } | { kind: 'as-of'; at: Date } | { kind: 'any' };
+export const CURRENT: ReadTime = Object.freeze({ kind: 'current' });
+
+const LIVE = (a: string) => `${a}.deleted_at IS NULL AND ${a}.superseded_at IS NULL`;
+
+function timeCondition(a: string, time: ReadTime): string {
+  switch (time.kind) {
+    case 'current':
+      return `${LIVE(a)} AND (${a}.expires_at IS NULL OR ${a}.expires_at > now())`;
+    case 'current-with-expired':
+      return LIVE(a);
+    case 'as-of': {
+      const validThen =
+        `${a}.created_at <= :vis_asOf AND (${a}.expires_at IS NULL OR ${a}.expires_at > :vis_asOf)` +
+        ` AND (${a}.valid_until IS NULL OR ${a}.valid_until > :vis_asOf) AND (${a}.deleted_at IS NULL OR ${a}.deleted_at > :vis_asOf)`;
+      // Two branches, live rows and the rest, so each can use its partial index (BitmapOr).
+      return `((${LIVE(a)} AND ${validThen}) OR ((${a}.deleted_at IS NOT NULL OR ${a}.superseded_at IS NOT NULL) AND ${validThen}))`;
+    }
+    case 'any':
+      return 'TRUE';
+    default:
+      return assertNever(time);
+  }
 }
 
 /**
@@ -107,12 +145,18 @@ export function applyMemoryScope<T extends ObjectLiteral, B extends ScopableBuil
  * by a purpose). Statements rendered once per shape (MemoryAccess.searchShape) bind these
  * per request without building the predicate again.
  */
-export function scopeParameters(scope: MemoryScope): Record<string, unknown> {
+export function scopeParameters(scope: MemoryScope, time: ReadTime = CURRENT): Record<string, unknown> {
+  const at = time.kind === 'as-of' ? { vis_asOf: time.at } : {};
   switch (scope.kind) {
     case 'user':
-      return { vis_userId: scope.userId };
+      return { vis_userId: scope.userId, ...at };
     case 'workspace': {
-      const params: Record<string, unknown> = { vis_userId: scope.userId, vis_workspaceId: scope.workspaceId, vis_agentId: scope.agentId };
+      const params: Record<string, unknown> = {
+        vis_userId: scope.userId,
+        vis_workspaceId: scope.workspaceId,
+        vis_agentId: scope.agentId,
+        ...at,
+      };
       if (scope.agentScope.kind === 'agents') params.vis_agentScopeIds = [...scope.agentScope.agentIds];
       return params;
     }
@@ -126,12 +170,12 @@ export function scopeParameters(scope: MemoryScope): Record<string, unknown> {
  * get the same text from applyMemoryScope. Keys of statements rendered once per shape start
  * with it; a change here that makes the text depend on something else must extend the key.
  */
-export function scopeShapeKey(scope: MemoryScope, purpose: AccessPurpose): string {
+export function scopeShapeKey(scope: MemoryScope, purpose: AccessPurpose, time: ReadTime = CURRENT): string {
   switch (scope.kind) {
     case 'user':
-      return `user:${purpose}`;
+      return `user:${purpose}:${time.kind}`;
     case 'workspace':
-      return `workspace:${purpose}:${purpose === 'read' ? scope.agentScope.kind : '-'}`;
+      return `workspace:${purpose}:${purpose === 'read' ? scope.agentScope.kind : '-'}:${time.kind}`;
     default:
       return assertNever(scope);
   }

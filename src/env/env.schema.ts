@@ -236,6 +236,16 @@ export const ENV_SCHEMA = {
     parse: int(0, 86400),
   },
   TENANT_GRAPH_BUILD_MEMORY: { description: 'maintenance_work_mem for building a tenant graph', default: '512MB', parse: memorySize },
+  EXPIRED_RETENTION_DAYS: {
+    description: 'Memories past their expires_at are removed for good (with their versions, grants and access counts) this many days later',
+    default: 30,
+    parse: int(0, 36500),
+  },
+  EXPIRY_PURGE_INTERVAL_S: {
+    description: 'How often an instance removes memories expired longer than EXPIRED_RETENTION_DAYS (one instance at a time; 0 = never)',
+    default: 3600,
+    parse: int(0, 604800),
+  },
   TRUST_SCORING_ENABLED: { description: 'Run the write-security gate (sanitizer + trust) on every write', default: true, parse: bool },
   TRUST_SCORE_MIN_THRESHOLD: { description: 'Writes whose trust score is below this are rejected', default: 0.3, parse: num(0, 1) },
   TRUSTED_SOURCE_SITES: {

@@ -5,6 +5,7 @@ import { IsSmallJsonObject } from '../common/validation/transforms';
 import { VISIBILITY_MODES, VISIBILITY_MODES_MESSAGE, type VisibilityMode } from '../database/visibility';
 import { LIMITS } from '../memories/dto/limits';
 import { WriterScopeFieldsDto } from '../memories/dto/scope-fields.dto';
+import { ExpiresAtField } from '../memories/dto/shared-fields';
 
 export class IngestDto extends WriterScopeFieldsDto {
   @ApiProperty({
@@ -60,6 +61,11 @@ export class IngestDto extends WriterScopeFieldsDto {
   @IsString({ message: 'namespace must be a string' })
   @Length(1, LIMITS.namespace, { message: `namespace must be 1 to ${LIMITS.namespace} characters` })
   namespace?: string;
+
+  @ExpiresAtField(
+    'When the memories of this call stop being returned (null or absent: never). They are purged EXPIRED_RETENTION_DAYS later.',
+  )
+  expires_at?: string;
 }
 
 export class QuickIngestDto extends IngestDto {

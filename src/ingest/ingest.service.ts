@@ -5,6 +5,7 @@ import { Injectable } from '@nestjs/common';
 import { assertNever, DomainError } from '../common/errors/domain-error';
 import type { Actor } from '../common/identity/principal';
 import type { MemoryScope } from '../common/scope/memory-scope';
+import { toTimestamp } from '../common/validation/timestamp';
 import type { IngestResponseWire } from '../contract/wire-types';
 import type { VisibilityMode } from '../database/visibility';
 import { EmbeddingService } from '../embeddings/embedding.service';
@@ -213,7 +214,12 @@ export class IngestService {
         await this.repository.insertMemories([row], target.actor);
         tally.memories_stored++;
         tally.stored_memory_ids.push(row.id);
-        const expired = await this.repository.expireForIngest(target.scope, decision.targetId, row.id, target.actor);
+        const expired = await this.repository.supersedeForIngest(
+          target.scope,
+          decision.targetId,
+          { id: row.id, createdAt: row.createdAt },
+          target.actor,
+        );
         if (expired) this.noteContradiction(target, item, decision, batch);
         return;
       }
@@ -279,6 +285,7 @@ function newRow(target: WriteTarget, item: AcceptedFact): NewMemory {
     namespace: target.dto.namespace ?? null,
     status: 'active',
     metadata: target.dto.metadata ?? {},
+    expiresAt: target.dto.expires_at ? toTimestamp(target.dto.expires_at) : null,
     trustScore: item.trustScore,
     embedding: item.vector,
     embeddedBy: target.embeddedBy,

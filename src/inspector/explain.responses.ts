@@ -10,6 +10,7 @@ const RULES: WireVisibilityRule[] = ['owner', 'workspace', 'grant', 'not_visible
 const HIDDEN_BECAUSE: WireHiddenBecause[] = [
   'deleted',
   'superseded',
+  'expired',
   'personal_memory',
   'other_workspace',
   'agent_only',
@@ -54,6 +55,9 @@ export class ExplainedMemoryDoc implements ExplainedMemory {
 
   @ApiProperty({ type: Boolean, example: false })
   superseded: boolean;
+
+  @ApiProperty({ type: Boolean, description: 'Past its `expires_at`.', example: false })
+  expired: boolean;
 }
 
 @ApiSchema({ name: 'VisibilityExplanation' })

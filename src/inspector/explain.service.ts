@@ -41,6 +41,7 @@ export class VisibilityExplainer {
         visibility: row.visibility as WireVisibility | null,
         deleted: row.deleted,
         superseded: row.superseded,
+        expired: row.expired,
       },
     };
   }
@@ -59,6 +60,7 @@ function ruleOf(row: VisibilityExplanationRow): WireVisibilityRule {
 function hiddenBecause(row: VisibilityExplanationRow, workspaceId: string): WireHiddenBecause {
   if (row.deleted) return 'deleted';
   if (row.superseded) return 'superseded';
+  if (row.expired) return 'expired';
   if (row.workspace_id === null) return 'personal_memory';
   if (row.workspace_id !== workspaceId) return 'other_workspace';
   if (row.visibility === 'agent_only') return 'agent_only';

@@ -6,15 +6,19 @@ import type { Actor } from '../common/identity/principal';
 import type { MemoryScope } from '../common/scope/memory-scope';
 import { Scope } from '../common/scope/scope.pipe';
 import { WorkspaceAgentGuard } from '../common/scope/workspace-agent.guard';
+import { toTimestamp } from '../common/validation/timestamp';
+import type { MemoryHistoryWire } from '../contract/wire-types';
 import { VISIBILITY_MODES_MESSAGE } from '../database/visibility';
 import { ApiErrors, ApiInternalError, ApiKeyAuth, READ_SCOPE_ERRORS, SCOPE_ERRORS, SCOPE_MISMATCH_MESSAGE } from '../openapi/api-errors';
 import { SuccessDoc } from '../openapi/success.responses';
 import { ExpandDto } from './dto/expand.dto';
 import { ListQueryDto } from './dto/list-query.dto';
-import { MemoryIdParams, ScopeQueryDto, UpdateVisibilityDto } from './dto/memory-id.dto';
+import { GetQueryDto, MemoryIdParams, ScopeQueryDto, UpdateMemoryDto } from './dto/memory-id.dto';
 import { MemoriesService } from './memories.service';
 import type { MemoryRecord } from './memory.mapper';
-import { ExpandResponseDoc, ListResponseDoc, MemoryRecordDoc } from './memory.responses';
+import { ExpandResponseDoc, ListResponseDoc, MemoryHistoryDoc, MemoryRecordDoc } from './memory.responses';
+
+type MemoryHistory = MemoryHistoryWire;
 
 const ID_ERROR = 'id must be a valid UUID';
 const NOT_FOUND = ['Memory not found'];
@@ -53,15 +57,21 @@ export class MemoriesController {
     ],
   })
   list(@Scope() scope: MemoryScope, @Query() q: ListQueryDto): Promise<{ memories: MemoryRecord[]; count: number }> {
-    return this.memories.list(scope, { limit: q.limit, offset: q.offset, sourceSite: q.source_site, episodeId: q.episode_id });
+    return this.memories.list(scope, {
+      limit: q.limit,
+      offset: q.offset,
+      sourceSite: q.source_site,
+      episodeId: q.episode_id,
+      includeExpired: q.include_expired ?? false,
+    });
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'One memory' })
   @ApiOkResponse({ type: MemoryRecordDoc, description: 'The memory record.' })
   @ApiErrors({ 400: [ID_ERROR, ...READ_SCOPE_ERRORS], 404: NOT_FOUND })
-  get(@Scope() scope: MemoryScope, @Param() p: MemoryIdParams, @Query() _q: ScopeQueryDto): Promise<MemoryRecord> {
-    return this.memories.get(scope, p.id);
+  get(@Scope() scope: MemoryScope, @Param() p: MemoryIdParams, @Query() q: GetQueryDto): Promise<MemoryRecord> {
+    return this.memories.get(scope, p.id, q.include_expired ?? false);
   }
 
   @Delete(':id')
@@ -81,24 +91,61 @@ export class MemoriesController {
     return this.memories.delete(scope, p.id, actor);
   }
 
+  @Get(':id/history')
+  @ApiOperation({
+    summary: "A memory's versions",
+    description:
+      'Oldest first: the memory as it was after each change (created, edited, visibility or expiry changed, superseded, ' +
+      'deleted), who made it and when. 404 exactly like GET when the caller cannot see the memory; deleted and superseded ' +
+      'memories keep their history for whoever could see them.',
+  })
+  @ApiOkResponse({ type: MemoryHistoryDoc, description: 'The versions.' })
+  @ApiErrors({ 400: [ID_ERROR, ...READ_SCOPE_ERRORS], 404: NOT_FOUND })
+  history(@Scope() scope: MemoryScope, @Param() p: MemoryIdParams, @Query() _q: ScopeQueryDto): Promise<MemoryHistory> {
+    return this.memories.history(scope, p.id);
+  }
+
   @Patch(':id')
   @ApiOperation({
-    summary: 'Change visibility (owning agent only)',
-    description: 'Workspace memories only. 404 when the caller cannot see the memory, 403 when it sees it but does not own it.',
+    summary: 'Change a memory (its owner only)',
+    description:
+      'Any of `visibility` (workspace memories), `content`, `metadata` and `expires_at` (null clears it), at least one. In a ' +
+      'workspace only the owning agent (404 when the caller cannot see the memory, 403 when it sees it but does not own it); ' +
+      'in user scope the user. New content passes the write gate (422 when blocked, nothing changed), is re-embedded and ' +
+      're-indexed. Each PATCH is one new version (GET /v1/memories/{id}/history).',
   })
-  @ApiOkResponse({ type: MemoryRecordDoc, description: 'The memory record with its new visibility.' })
+  @ApiOkResponse({ type: MemoryRecordDoc, description: 'The updated memory record.' })
   @ApiErrors({
-    400: [ID_ERROR, ...SCOPE_ERRORS, VISIBILITY_MODES_MESSAGE, 'workspace_id is required: visibility exists only for workspace memories'],
-    403: ['Only the owning agent may change visibility', SCOPE_MISMATCH_MESSAGE],
+    400: [
+      ID_ERROR,
+      ...SCOPE_ERRORS,
+      VISIBILITY_MODES_MESSAGE,
+      'workspace_id is required: visibility exists only for workspace memories',
+      'one of visibility, content, metadata or expires_at is required',
+      'content must be 1 to 100000 characters',
+    ],
+    403: ['Only the owning agent may change visibility', 'Only the owning agent may change this memory', SCOPE_MISMATCH_MESSAGE],
     404: NOT_FOUND,
+    422: ['content blocked by the write gate'],
     body: true,
+    embeds: true,
   })
-  updateVisibility(
+  update(
     @Scope() scope: MemoryScope,
     @Param() p: MemoryIdParams,
-    @Body() dto: UpdateVisibilityDto,
+    @Body() dto: UpdateMemoryDto,
     @CallerActor() actor: Actor,
   ): Promise<MemoryRecord> {
-    return this.memories.updateVisibility(scope, p.id, dto.visibility, actor);
+    return this.memories.update(
+      scope,
+      p.id,
+      {
+        visibility: dto.visibility,
+        content: dto.content,
+        metadata: dto.metadata,
+        expiresAt: dto.expires_at === undefined ? undefined : dto.expires_at === null ? null : toTimestamp(dto.expires_at),
+      },
+      actor,
+    );
   }
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 
 import { MemoryAccessModule } from '../database/access/memory-access.module';
+import { LessonsModule } from '../lessons/lessons.module';
 import { AccessTracker } from './access-tracker';
 import { MemoriesController } from './memories.controller';
 import { MemoriesRepository } from './memories.repository';
@@ -8,7 +9,7 @@ import { MemoriesService } from './memories.service';
 
 /** Memory records: the repository over MemoryAccess, access bookkeeping, and the record routes. */
 @Module({
-  imports: [MemoryAccessModule],
+  imports: [MemoryAccessModule, LessonsModule],
   controllers: [MemoriesController],
   providers: [MemoriesRepository, AccessTracker, MemoriesService],
   exports: [MemoriesRepository, AccessTracker, MemoriesService],

@@ -1,17 +1,47 @@
 import { Injectable } from '@nestjs/common';
 import type { SelectQueryBuilder } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 
 import type { Actor } from '../common/identity/principal';
-import type { MemoryScope, WorkspaceScope } from '../common/scope/memory-scope';
-import { MemoryAccess, type NewMemory } from '../database/access/memory-access';
+import type { MemoryScope } from '../common/scope/memory-scope';
+import { MemoryAccess, type MemoryVersionRow, type NewMemory, type VersionChange } from '../database/access/memory-access';
 import type { MemoryRecordRow } from '../database/access/record-statement';
 import { scopeColumns } from '../database/audit/audit-log';
 import type { EpisodeEntity } from '../database/entities/episode.entity';
 import type { MemoryEntity } from '../database/entities/memory.entity';
 import { toVectorLiteral } from '../database/vector';
-import type { VisibilityMode } from '../database/visibility';
+import { CURRENT, type ReadTime, type VisibilityMode } from '../database/visibility';
 
-export type { NewMemory };
+export type { NewMemory, MemoryVersionRow };
+
+/** Live rows, expired ones included: owner changes, deletes and include_expired reads. */
+const WITH_EXPIRED: ReadTime = Object.freeze({ kind: 'current-with-expired' });
+
+/** What an owner's PATCH changes (only the fields given). */
+export interface OwnerChange {
+  visibility?: VisibilityMode;
+  content?: { text: string; embedding: readonly number[]; embeddedBy: string; trustScore: number };
+  metadata?: Record<string, unknown>;
+  /** null clears the expiry. */
+  expiresAt?: Date | null;
+}
+
+/** The field names a change touches (the audit event names them, never their content). */
+export function changedFields(change: OwnerChange): string[] {
+  const fields: string[] = [];
+  if (change.content !== undefined) fields.push('content');
+  if (change.metadata !== undefined) fields.push('metadata');
+  if (change.visibility !== undefined) fields.push('visibility');
+  if (change.expiresAt !== undefined) fields.push('expires_at');
+  return fields;
+}
+
+/** One version per change: an edit of text or metadata, else the visibility, else the expiry. */
+function versionChangeOf(change: OwnerChange): VersionChange {
+  if (change.content !== undefined || change.metadata !== undefined) return 'edited';
+  if (change.visibility !== undefined) return 'visibility_changed';
+  return 'expiry_changed';
+}
 
 /**
  * Plain reads and writes of memories. Every statement comes from MemoryAccess scoped for a
@@ -26,14 +56,26 @@ export class MemoriesRepository {
   // The record reads below are shaped statements (MemoryAccess.records): their SQL is rendered
   // once per scope shape and key, so the key names every condition `narrow` adds.
 
-  async findVisibleById(scope: MemoryScope, id: string): Promise<MemoryRecordRow | null> {
-    const rows = await this.access.records(scope, 'read', 'by-id', (qb) => qb.andWhere('m.id = :id'), { id });
+  async findVisibleById(scope: MemoryScope, id: string, includeExpired = false): Promise<MemoryRecordRow | null> {
+    const time = includeExpired ? WITH_EXPIRED : CURRENT;
+    const rows = await this.access.records(scope, 'read', 'by-id', (qb) => qb.andWhere('m.id = :id'), { id }, undefined, time);
     return rows[0] ?? null;
   }
 
-  /** The row as its writer sees it (agent_scope ignored): tells 403 from 404 on owner routes. */
+  /**
+   * The row as its writer sees it (agent_scope ignored, expired rows included): tells 403 from
+   * 404 on owner routes.
+   */
   async findForWriter(scope: MemoryScope, id: string): Promise<MemoryRecordRow | null> {
-    const rows = await this.access.records(scope, 'writer-view', 'by-id', (qb) => qb.andWhere('m.id = :id'), { id });
+    const rows = await this.access.records(
+      scope,
+      'writer-view',
+      'by-id',
+      (qb) => qb.andWhere('m.id = :id'),
+      { id },
+      undefined,
+      WITH_EXPIRED,
+    );
     return rows[0] ?? null;
   }
 
@@ -45,7 +87,7 @@ export class MemoriesRepository {
   /** Newest first; source_site and episode_id narrow user scopes only (spec 4.2.6). */
   async listVisible(
     scope: MemoryScope,
-    page: { limit: number; offset: number; sourceSite?: string; episodeId?: string },
+    page: { limit: number; offset: number; sourceSite?: string; episodeId?: string; includeExpired?: boolean },
   ): Promise<MemoryRecordRow[]> {
     const filters: Record<string, string> = {};
     if (scope.kind === 'user') {
@@ -58,44 +100,65 @@ export class MemoriesRepository {
       if ('episodeId' in filters) qb.andWhere('m.episode_id = :episodeId');
       return qb.orderBy('m.created_at', 'DESC').addOrderBy('m.id', 'DESC');
     };
-    return this.access.records(scope, 'read', key, narrow, filters, { limit: page.limit, offset: page.offset });
+    const time = page.includeExpired ? WITH_EXPIRED : CURRENT;
+    return this.access.records(scope, 'read', key, narrow, filters, { limit: page.limit, offset: page.offset }, time);
   }
 
   /**
-   * Soft delete, scoped in the same statement, audited in the same transaction, which also
-   * removes the memory's access counts. Returns the rows deleted (0 or 1).
+   * Soft delete, scoped in the same statement, versioned and audited in the same transaction,
+   * which also removes the memory's access counts. Returns the rows deleted (0 or 1). An expired
+   * memory is not deleted here (it is gone for readers already, and purged later); its owner
+   * can clear the expiry first.
    */
   async softDelete(scope: MemoryScope, id: string, actor: Actor): Promise<number> {
     return this.access.transaction(async (tx) => {
-      const qb = tx.updateMemories(scope, 'read', { deletedAt: () => 'now()', updatedAt: () => 'now()' });
-      const affected = (await qb.andWhere('memories.id = :id', { id }).execute()).affected ?? 0;
-      if (affected > 0) {
-        await tx.dropAccessCounts(scope.userId, id);
-        await tx.audit(actor, { action: 'memory.deleted', ...scopeColumns(scope), targetId: id, detail: { via: 'delete' } });
-      }
-      return affected;
+      const version = await tx.changeMemory(scope, 'read', id, { deletedAt: () => 'now()' }, 'deleted', actor);
+      if (version === null) return 0;
+      await tx.dropAccessCounts(scope.userId, id);
+      await tx.audit(actor, { action: 'memory.deleted', ...scopeColumns(scope), targetId: id, detail: { via: 'delete' } });
+      return 1;
     });
   }
 
   /**
-   * Change visibility, only by the owning agent, in one scoped statement. Leaving
-   * `restricted` drops the memory's grants in the same transaction, so they cannot silently
-   * apply again later.
+   * The owner's change of a memory (PATCH): its visibility, text (with the new vector and trust
+   * score), metadata and expiry, as one new version, in one scoped statement (the `owner`
+   * purpose: the owning agent in a workspace, the user in user scope; expired memories
+   * included, so an expiry can be moved back). Leaving `restricted` drops the memory's grants
+   * in the same transaction, so they cannot silently apply again later. False when the caller
+   * does not own a live memory with that id.
    */
-  async updateVisibilityAsOwner(scope: WorkspaceScope, id: string, visibility: VisibilityMode, actor: Actor): Promise<boolean> {
+  async changeAsOwner(scope: MemoryScope, id: string, change: OwnerChange, actor: Actor): Promise<boolean> {
     return this.access.transaction(async (tx) => {
-      const result = await tx
-        .updateMemories(scope, 'owner', { visibility, updatedAt: () => 'now()' })
-        .andWhere('memories.id = :id', { id })
-        .execute();
-      if (!result.affected) return false;
-      if (visibility !== 'restricted') await tx.dropGrants(scope, id);
-      await tx.audit(actor, { action: 'memory.visibility_changed', ...scopeColumns(scope), targetId: id, detail: { visibility } });
+      const values: QueryDeepPartialEntity<MemoryEntity> = {};
+      const parameters: Record<string, unknown> = {};
+      if (change.visibility !== undefined) values.visibility = change.visibility;
+      if (change.content !== undefined) {
+        values.content = change.content.text;
+        values.embedding = () => 'CAST(:newEmbedding AS vector)';
+        values.embeddedBy = change.content.embeddedBy;
+        values.trustScore = change.content.trustScore;
+        parameters.newEmbedding = toVectorLiteral(change.content.embedding);
+      }
+      if (change.metadata !== undefined) values.metadata = change.metadata as QueryDeepPartialEntity<MemoryEntity>['metadata'];
+      if (change.expiresAt !== undefined) values.expiresAt = change.expiresAt;
+      const kind = versionChangeOf(change);
+      const version = await tx.changeMemory(scope, 'owner', id, values, kind, actor, { time: WITH_EXPIRED, parameters });
+      if (version === null) return false;
+      if (change.visibility !== undefined && change.visibility !== 'restricted' && scope.kind === 'workspace')
+        await tx.dropGrants(scope, id);
+      const fields = changedFields(change);
+      await tx.audit(
+        actor,
+        fields.length === 1 && fields[0] === 'visibility'
+          ? { action: 'memory.visibility_changed', ...scopeColumns(scope), targetId: id, detail: { visibility: change.visibility ?? null } }
+          : { action: 'memory.updated', ...scopeColumns(scope), targetId: id, detail: { fields, version, via: 'patch' } },
+      );
       return true;
     });
   }
 
-  /** Ingest UPDATE: new content and vector for a row the writer may mutate. */
+  /** Ingest UPDATE: new content and vector for a row the writer may mutate (a new version). */
   async updateContentForIngest(
     scope: MemoryScope,
     id: string,
@@ -103,51 +166,67 @@ export class MemoriesRepository {
     actor: Actor,
   ): Promise<number> {
     return this.access.transaction(async (tx) => {
-      const qb = tx
-        .updateMemories(scope, 'ingest-mutation', {
+      const version = await tx.changeMemory(
+        scope,
+        'ingest-mutation',
+        id,
+        {
           content: change.content,
           embedding: () => 'CAST(:newEmbedding AS vector)',
           embeddedBy: change.embeddedBy,
           importance: change.importance,
           trustScore: change.trustScore,
-          updatedAt: () => 'now()',
-        })
-        .setParameter('newEmbedding', toVectorLiteral(change.embedding));
-      const affected = (await qb.andWhere('memories.id = :id', { id }).execute()).affected ?? 0;
-      if (affected > 0) await tx.audit(actor, { action: 'memory.updated', ...scopeColumns(scope), targetId: id });
-      return affected;
+        },
+        'edited',
+        actor,
+        { parameters: { newEmbedding: toVectorLiteral(change.embedding) } },
+      );
+      if (version === null) return 0;
+      await tx.audit(actor, {
+        action: 'memory.updated',
+        ...scopeColumns(scope),
+        targetId: id,
+        detail: { fields: ['content'], version, via: 'ingest' },
+      });
+      return 1;
     });
   }
 
-  /** Ingest SUPERSEDE: the old row stops being returned (expired_at) and points to its successor. */
-  async expireForIngest(scope: MemoryScope, id: string, supersededBy: string, actor: Actor): Promise<number> {
+  /**
+   * Ingest SUPERSEDE: the old row stops being current (superseded_at), points to its successor,
+   * and is valid until the successor's creation (valid time: CONTRACT section 12).
+   */
+  async supersedeForIngest(scope: MemoryScope, id: string, successor: { id: string; createdAt: Date }, actor: Actor): Promise<number> {
     return this.access.transaction(async (tx) => {
-      const qb = tx.updateMemories(scope, 'ingest-mutation', { expiredAt: () => 'now()', supersededBy, updatedAt: () => 'now()' });
-      const affected = (await qb.andWhere('memories.id = :id', { id }).execute()).affected ?? 0;
-      if (affected > 0) {
-        await tx.dropAccessCounts(scope.userId, id);
-        await tx.audit(actor, {
-          action: 'memory.superseded',
-          ...scopeColumns(scope),
-          targetId: id,
-          detail: { superseded_by: supersededBy },
-        });
-      }
-      return affected;
+      const version = await tx.changeMemory(
+        scope,
+        'ingest-mutation',
+        id,
+        { supersededAt: () => 'now()', supersededBy: successor.id, validUntil: successor.createdAt },
+        'superseded',
+        actor,
+      );
+      if (version === null) return 0;
+      await tx.dropAccessCounts(scope.userId, id);
+      await tx.audit(actor, { action: 'memory.superseded', ...scopeColumns(scope), targetId: id, detail: { superseded_by: successor.id } });
+      return 1;
     });
   }
 
-  /** Ingest DELETE: soft delete, under the ingest mutation rule. */
+  /** Ingest DELETE: soft delete, under the ingest mutation rule (a new version). */
   async deleteForIngest(scope: MemoryScope, id: string, actor: Actor): Promise<number> {
     return this.access.transaction(async (tx) => {
-      const qb = tx.updateMemories(scope, 'ingest-mutation', { deletedAt: () => 'now()', updatedAt: () => 'now()' });
-      const affected = (await qb.andWhere('memories.id = :id', { id }).execute()).affected ?? 0;
-      if (affected > 0) {
-        await tx.dropAccessCounts(scope.userId, id);
-        await tx.audit(actor, { action: 'memory.deleted', ...scopeColumns(scope), targetId: id, detail: { via: 'ingest' } });
-      }
-      return affected;
+      const version = await tx.changeMemory(scope, 'ingest-mutation', id, { deletedAt: () => 'now()' }, 'deleted', actor);
+      if (version === null) return 0;
+      await tx.dropAccessCounts(scope.userId, id);
+      await tx.audit(actor, { action: 'memory.deleted', ...scopeColumns(scope), targetId: id, detail: { via: 'ingest' } });
+      return 1;
     });
+  }
+
+  /** A memory's versions, oldest first; null when `scope` cannot read it (CONTRACT section 12). */
+  async history(scope: MemoryScope, id: string): Promise<MemoryVersionRow[] | null> {
+    return this.access.memoryVersions(scope, id);
   }
 
   async insertEpisode(episode: EpisodeEntity): Promise<void> {

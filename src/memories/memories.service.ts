@@ -4,22 +4,26 @@ import { assertNever, DomainError } from '../common/errors/domain-error';
 import type { Actor } from '../common/identity/principal';
 import type { MemoryScope } from '../common/scope/memory-scope';
 import type { VisibilityMode } from '../database/visibility';
+import { EmbeddingService } from '../embeddings/embedding.service';
+import { WriteGateService } from '../lessons/write-gate.service';
 import { AccessTracker } from './access-tracker';
-import { MemoriesRepository } from './memories.repository';
-import { toMemoryRecord, type MemoryRecord } from './memory.mapper';
+import { MemoriesRepository, type OwnerChange } from './memories.repository';
+import { toMemoryRecord, toMemoryVersion, type MemoryRecord, type MemoryVersion } from './memory.mapper';
 
 export const DEFAULT_LIST_LIMIT = 20;
 
-/** get, list, expand, delete and visibility changes, dispatched by scope kind. */
+/** get, list, expand, delete, the owner's changes and history, dispatched by scope kind. */
 @Injectable()
 export class MemoriesService {
   constructor(
     private readonly repository: MemoriesRepository,
     private readonly access: AccessTracker,
+    private readonly gate: WriteGateService,
+    private readonly embeddings: EmbeddingService,
   ) {}
 
-  async get(scope: MemoryScope, id: string): Promise<MemoryRecord> {
-    const memory = await this.repository.findVisibleById(scope, id);
+  async get(scope: MemoryScope, id: string, includeExpired = false): Promise<MemoryRecord> {
+    const memory = await this.repository.findVisibleById(scope, id, includeExpired);
     if (!memory) throw new DomainError('MEMORY_NOT_FOUND');
     this.access.record(scope, [memory.memory.id]);
     return toMemoryRecord(memory);
@@ -27,9 +31,9 @@ export class MemoriesService {
 
   async list(
     scope: MemoryScope,
-    query: { limit?: number; offset?: number; sourceSite?: string; episodeId?: string },
+    query: { limit?: number; offset?: number; sourceSite?: string; episodeId?: string; includeExpired?: boolean },
   ): Promise<{ memories: MemoryRecord[]; count: number }> {
-    const page = { limit: query.limit ?? DEFAULT_LIST_LIMIT, offset: query.offset ?? 0 };
+    const page = { limit: query.limit ?? DEFAULT_LIST_LIMIT, offset: query.offset ?? 0, includeExpired: query.includeExpired ?? false };
     let rows;
     switch (scope.kind) {
       case 'user':
@@ -76,19 +80,75 @@ export class MemoriesService {
     }
   }
 
-  async updateVisibility(scope: MemoryScope, id: string, visibility: VisibilityMode, actor: Actor): Promise<MemoryRecord> {
-    if (scope.kind !== 'workspace') {
+  /**
+   * PATCH (CONTRACT section 12): the owner changes visibility, content, metadata or expiry, as
+   * one new version. New content passes the whole-input write gate first (blocked: 422, an
+   * injection_blocked lesson, nothing changed), then is embedded; its trust score is the gate's.
+   */
+  async update(scope: MemoryScope, id: string, patch: MemoryPatch, actor: Actor): Promise<MemoryRecord> {
+    if (patch.visibility === undefined && patch.content === undefined && patch.metadata === undefined && patch.expiresAt === undefined) {
+      throw new DomainError('VALIDATION_FAILED', 'one of visibility, content, metadata or expires_at is required');
+    }
+    if (patch.visibility !== undefined && scope.kind !== 'workspace') {
       throw new DomainError('VALIDATION_FAILED', 'workspace_id is required: visibility exists only for workspace memories');
     }
-    const changed = await this.repository.updateVisibilityAsOwner(scope, id, visibility, actor);
-    if (!changed) {
+    const current = await this.repository.findForWriter(scope, id);
+    if (!current) throw new DomainError('MEMORY_NOT_FOUND');
+    if (scope.kind === 'workspace' && current.memory.agentId !== scope.agentId) throw notOwner(patch);
+    const change: OwnerChange = { visibility: patch.visibility, metadata: patch.metadata, expiresAt: patch.expiresAt };
+    if (patch.content !== undefined) change.content = await this.gatedContent(scope, current.memory.sourceSite, patch.content, actor);
+    if (!(await this.repository.changeAsOwner(scope, id, change, actor))) {
+      // Changed or deleted meanwhile: answer as if the request came after that change.
       const visible = await this.repository.findForWriter(scope, id);
-      throw visible
-        ? new DomainError('NOT_MEMORY_OWNER', 'Only the owning agent may change visibility')
-        : new DomainError('MEMORY_NOT_FOUND');
+      throw visible ? notOwner(patch) : new DomainError('MEMORY_NOT_FOUND');
     }
     const updated = await this.repository.findForWriter(scope, id);
     if (!updated) throw new DomainError('MEMORY_NOT_FOUND');
     return toMemoryRecord(updated);
   }
+
+  /** A memory's versions, oldest first (CONTRACT section 12); 404 exactly as `get` for an invisible one. */
+  async history(scope: MemoryScope, id: string): Promise<{ versions: MemoryVersion[]; count: number }> {
+    const rows = await this.repository.history(scope, id);
+    if (!rows) throw new DomainError('MEMORY_NOT_FOUND');
+    const versions = rows.map(toMemoryVersion);
+    return { versions, count: versions.length };
+  }
+
+  /** New text through the write gate, then its vector; 422 when the gate refuses it. */
+  private async gatedContent(
+    scope: MemoryScope,
+    sourceSite: string,
+    text: string,
+    actor: Actor,
+  ): Promise<NonNullable<OwnerChange['content']>> {
+    const assessment = await this.gate.assess(text);
+    const [verdict] = await this.gate.screen(scope, sourceSite, [text], assessment, actor);
+    if (!verdict.accepted) {
+      throw new DomainError(
+        'CONTENT_BLOCKED',
+        verdict.reason === 'injection'
+          ? 'content blocked by the write gate'
+          : 'content rejected by the write gate: trust score below the threshold',
+      );
+    }
+    const [embedding] = await this.embeddings.embedDocuments([text]);
+    return { text, embedding, embeddedBy: this.embeddings.identity, trustScore: verdict.trustScore };
+  }
+}
+
+/** What a PATCH asks for, already parsed (expiresAt: null clears the expiry). */
+export interface MemoryPatch {
+  visibility?: VisibilityMode;
+  content?: string;
+  metadata?: Record<string, unknown>;
+  expiresAt?: Date | null;
+}
+
+function notOwner(patch: MemoryPatch): DomainError {
+  const onlyVisibility = patch.content === undefined && patch.metadata === undefined && patch.expiresAt === undefined;
+  return new DomainError(
+    'NOT_MEMORY_OWNER',
+    onlyVisibility ? 'Only the owning agent may change visibility' : 'Only the owning agent may change this memory',
+  );
 }

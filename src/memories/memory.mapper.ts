@@ -1,10 +1,12 @@
-import type { MemoryRecordWire, SearchHitWire } from '../contract/wire-types';
+import type { MemoryRecordWire, MemoryVersionWire, SearchHitWire } from '../contract/wire-types';
+import type { MemoryVersionRow } from '../database/access/memory-access';
 import type { MemoryRecordRow } from '../database/access/record-statement';
 import type { MemoryEntity } from '../database/entities/memory.entity';
 
 /** CONTRACT section 4: the memory record on the wire (declared once, in src/contract/wire-types.ts). */
 export type MemoryRecord = MemoryRecordWire;
 export type SearchHit = SearchHitWire;
+export type MemoryVersion = MemoryVersionWire;
 
 const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
 const round = (value: number): number => Math.round(value * 1e6) / 1e6;
@@ -30,6 +32,24 @@ export function toMemoryRecord({ memory: m, accessCount, lastAccessedAt }: Memor
     updated_at: iso(m.updatedAt) as string,
     last_accessed_at: iso(lastAccessedAt),
     access_count: accessCount,
+    version: m.version,
+    expires_at: iso(m.expiresAt),
+    valid_until: iso(m.validUntil),
+  };
+}
+
+/** One version of a memory on the wire (CONTRACT section 12). */
+export function toMemoryVersion(v: MemoryVersionRow): MemoryVersion {
+  return {
+    version: v.version,
+    change: v.change,
+    content: v.content,
+    metadata: v.metadata ?? {},
+    visibility: v.visibility as MemoryVersion['visibility'],
+    expires_at: iso(v.expires_at),
+    changed_at: iso(v.changed_at) as string,
+    agent_id: v.agent_id,
+    key_id: v.key_id,
   };
 }
 

@@ -1,9 +1,9 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 
-import type { MemoryRecordWire, SameKeys } from '../contract/wire-types';
+import type { MemoryHistoryWire, MemoryRecordWire, MemoryVersionWire, SameKeys } from '../contract/wire-types';
 import { VISIBILITY_MODES } from '../database/visibility';
 import { TIME_EXAMPLE, UUID_EXAMPLE } from '../openapi/scope.schema';
-import type { MemoryRecord } from './memory.mapper';
+import type { MemoryRecord, MemoryVersion } from './memory.mapper';
 
 /**
  * OpenAPI classes of the memory record routes' responses. The shapes themselves are declared once in
@@ -15,6 +15,7 @@ import type { MemoryRecord } from './memory.mapper';
 const MEMORY_TYPES = ['semantic', 'episodic', 'procedural'] as const;
 const MEMORY_STATUSES = ['active', 'needs_clarification'] as const;
 const VISIBILITY_VALUES = VISIBILITY_MODES;
+const VERSION_CHANGES = ['created', 'edited', 'visibility_changed', 'expiry_changed', 'superseded', 'deleted'] as const;
 
 const metadataProperty = {
   type: 'object',
@@ -100,6 +101,27 @@ export class MemoryRecordDoc implements MemoryRecord {
 
   @ApiProperty({ type: 'integer', minimum: 0, example: 0 })
   access_count: number;
+
+  @ApiProperty({ type: 'integer', minimum: 1, description: '1 at creation, +1 per change (GET /v1/memories/{id}/history).', example: 1 })
+  version: number;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When the memory stops being returned (null: never).',
+    example: null,
+  })
+  expires_at: string | null;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'Set when the memory was superseded (valid time; null: still valid).',
+    example: null,
+  })
+  valid_until: string | null;
 }
 
 @ApiSchema({ name: 'ExpandResponse' })
@@ -117,6 +139,53 @@ export class ListResponseDoc {
   count: number;
 }
 
+@ApiSchema({ name: 'MemoryVersion', description: 'The memory as it was after one change (CONTRACT section 12).' })
+export class MemoryVersionDoc implements MemoryVersion {
+  @ApiProperty({ type: 'integer', minimum: 1, example: 2 })
+  version: number;
+
+  @ApiProperty({ type: String, enum: VERSION_CHANGES, example: 'edited' })
+  change: MemoryVersion['change'];
+
+  @ApiProperty({ type: String, example: 'I moved to Porto this spring.' })
+  content: string;
+
+  @ApiProperty(metadataProperty)
+  metadata: Record<string, unknown>;
+
+  @ApiProperty({ type: String, enum: VISIBILITY_VALUES, nullable: true, example: 'workspace' })
+  visibility: (typeof VISIBILITY_VALUES)[number] | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, example: null })
+  expires_at: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', example: TIME_EXAMPLE })
+  changed_at: string;
+
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'The agent that made the change (null in user scope).',
+    example: null,
+  })
+  agent_id: string | null;
+
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The API key that made it (null without one).', example: null })
+  key_id: string | null;
+}
+
+@ApiSchema({ name: 'MemoryHistory' })
+export class MemoryHistoryDoc {
+  @ApiProperty({ type: [MemoryVersionDoc], description: 'Oldest first.' })
+  versions: MemoryVersionDoc[];
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: '`versions.length`.', example: 2 })
+  count: number;
+}
+
 // Declared once, in src/contract/wire-types.ts: this line stops compiling when the class gains
 // or loses a key against it (`implements` alone only catches a missing field).
 const _memoryRecordKeys: SameKeys<MemoryRecordDoc, MemoryRecordWire> = true;
+const _versionKeys: SameKeys<MemoryVersionDoc, MemoryVersionWire> = true;
+const _historyKeys: SameKeys<MemoryHistoryDoc, MemoryHistoryWire> = true;

@@ -16,6 +16,7 @@ const DESCRIPTIONS = {
   403: 'The caller sees the memory but is not its owning agent.',
   404: "Not found, or outside the caller's scope or visibility: both answer identically.",
   409: 'Conflict.',
+  422: 'The write gate refused the text (a prompt injection, or a trust score below the threshold); nothing changed and a lesson was recorded.',
   429: "Over the API key's rate limit (per instance); `Retry-After` says how many seconds to wait.",
   413: 'The request body exceeds 1 MB.',
   415: 'The request has a body that is not `application/json`.',
@@ -75,6 +76,7 @@ export interface ErrorSpec {
   403?: readonly string[];
   404?: readonly string[];
   409?: readonly string[];
+  422?: readonly string[];
   /** The route embeds text: 502 and 503 when the embedding provider fails. */
   embeds?: boolean;
   /** The route takes a JSON body: malformed JSON is a 400, more than 1 MB a 413. */
@@ -86,7 +88,7 @@ export function ApiErrors(spec: ErrorSpec): MethodDecorator & ClassDecorator {
   const decorators: (MethodDecorator & ClassDecorator)[] = [];
   const badRequest = [...(spec[400] ?? []), ...(spec.body ? BODY_INPUT_ERRORS : [])];
   if (badRequest.length > 0) decorators.push(errorResponse(400, badRequest));
-  for (const status of [403, 404, 409] as const) {
+  for (const status of [403, 404, 409, 422] as const) {
     const messages = spec[status];
     if (messages) decorators.push(errorResponse(status, messages));
   }

@@ -35,12 +35,12 @@ export class SearchDto extends ScopeFieldsDto {
   @IsStringOrStringArray(NAMESPACE_SCOPE_ITEMS, LIMITS.namespace)
   namespace_scope?: string | string[];
 
-  /** User scope only: only memories created at or before this time. */
+  /** Valid time (CONTRACT section 12): what was known and valid at this instant, in both scopes. */
   @ApiPropertyOptional({
     type: String,
     format: 'date-time',
     description:
-      'User scope only: only memories created at or before this time: RFC 3339 (`2026-11-01T00:00:00Z`, offset required with a time) or a date (`2026-11-01`, midnight UTC).',
+      'What was known and valid at this instant (both scopes): created by then, not yet superseded, deleted or expired then. RFC 3339 (`2026-11-01T00:00:00Z`, offset required with a time) or a date (`2026-11-01`, midnight UTC).',
     example: '2026-11-01T00:00:00Z',
   })
   @IsOptional()

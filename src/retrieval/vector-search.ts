@@ -13,7 +13,7 @@ import type { MemoryEntity } from '../database/entities/memory.entity';
 import { TenantGraphMaintainer } from '../database/maintenance/tenant-graph-maintainer';
 import { tenantScopeOf } from '../database/maintenance/tenant-graphs';
 import { toVectorLiteral } from '../database/vector';
-import { scopeParameters, scopeShapeKey, type AccessPurpose } from '../database/visibility';
+import { CURRENT, scopeParameters, scopeShapeKey, type AccessPurpose, type ReadTime } from '../database/visibility';
 import type { AppEnv } from '../env/env.schema';
 import { bm25Parameters, bm25Statement, type Bm25Population } from './bm25-sql';
 
@@ -21,7 +21,13 @@ export interface SearchFilters {
   /** User scope only. */
   sourceSite?: string;
   namespaces?: string[];
+  /** Both scopes: what was known and valid at that instant (valid time, CONTRACT section 12). */
   asOf?: Date;
+}
+
+/** The moment a search reads: now, or `as_of` (visibility.ReadTime). */
+function readTime(filters: SearchFilters): ReadTime {
+  return filters.asOf ? { kind: 'as-of', at: filters.asOf } : CURRENT;
 }
 
 /** The purposes a search runs under: a caller's read, or a writer's view before it stores. */
@@ -183,10 +189,10 @@ export class VectorSearch {
     liveKeyId: string | null,
     bound?: number,
   ): Promise<SearchStatementResult> {
-    const key = `exact|${scopeShapeKey(scope, purpose)}|${filterShape(scope, filters)}|${bound !== undefined}|${gate !== null}|${liveKeyId !== null}`;
+    const key = `exact|${scopeShapeKey(scope, purpose, readTime(filters))}|${filterShape(scope, filters)}|${bound !== undefined}|${gate !== null}|${liveKeyId !== null}`;
     const shape = this.access.searchShape(key, () => {
       const candidates = this.access
-        .memories(scope, purpose, 'v')
+        .memories(scope, purpose, 'v', readTime(filters))
         .select('v.id', 'id')
         .addSelect('cosine_distance(v.embedding, CAST(:q AS vector))', 'distance');
       applyFilters(candidates, 'v', scope, filters);
@@ -233,10 +239,10 @@ export class VectorSearch {
     liveKeyId: string | null,
   ): Promise<SearchStatementResult> {
     const settings = hnswSessionSettings(this.tuning.efSearch, k);
-    const key = `hnsw|${scopeShapeKey(scope, purpose)}|${filterShape(scope, filters)}|${gate !== null}|${liveKeyId !== null}`;
+    const key = `hnsw|${scopeShapeKey(scope, purpose, readTime(filters))}|${filterShape(scope, filters)}|${gate !== null}|${liveKeyId !== null}`;
     const shape = this.access.searchShape(key, () => {
       const candidates = this.access
-        .memories(scope, purpose, 'v')
+        .memories(scope, purpose, 'v', readTime(filters))
         .select('v.id', 'id')
         .addSelect('v.embedding <=> CAST(:q AS vector)', 'distance');
       applyFilters(candidates, 'v', scope, filters);
@@ -262,9 +268,9 @@ export class VectorSearch {
     k: number,
     filters: SearchFilters = {},
   ): Promise<ScoredRow[]> {
-    const shape = this.access.textShape(`text|${scopeShapeKey(scope, 'read')}|${filterShape(scope, filters)}`, () => {
-      const matches = this.access.memories(scope, 'read', 't');
-      const population = this.access.memories(scope, 'read', 'p');
+    const shape = this.access.textShape(`text|${scopeShapeKey(scope, 'read', readTime(filters))}|${filterShape(scope, filters)}`, () => {
+      const matches = this.access.memories(scope, 'read', 't', readTime(filters));
+      const population = this.access.memories(scope, 'read', 'p', readTime(filters));
       applyFilters(matches, 't', scope, filters);
       applyFilters(population, 'p', scope, filters);
       const bm25 = bm25Statement(matches, population, words, words.join(' | '), k);
@@ -276,7 +282,7 @@ export class VectorSearch {
     const large = this.largeScopes.has(key);
     const known = large ? this.textPopulations.get(key) : undefined;
     const result = await this.access.textSearch(shape, {
-      ...scopeParameters(scope),
+      ...scopeParameters(scope, readTime(filters)),
       ...filterParameters(scope, filters),
       ...bm25Parameters(words, k, undefined, known ?? null),
       q: toVectorLiteral(embedding),
@@ -298,29 +304,27 @@ export function hnswOverFetch(k: number, ownGraph = false): number {
   return Math.max(2 * k, k + (ownGraph ? 30 : 90));
 }
 
-/** spec 4.2.6: source_site, namespace and as_of narrow user-scope search only. */
+/** spec 4.2.6: source_site and namespace narrow user-scope search only (as_of is a ReadTime, in both scopes). */
 function applyFilters(qb: SelectQueryBuilder<MemoryEntity>, alias: string, scope: MemoryScope, filters: SearchFilters): void {
   const params = filterParameters(scope, filters);
   if (params.f_sourceSite !== undefined) qb.andWhere(`${alias}.source_site = :f_sourceSite`);
   if (params.f_namespaces !== undefined) qb.andWhere(`${alias}.namespace = ANY(CAST(:f_namespaces AS text[]))`);
-  if (params.f_asOf !== undefined) qb.andWhere(`${alias}.created_at <= :f_asOf`);
   qb.setParameters(params);
 }
 
 /** The filters' parameter values (only those that apply): what applyFilters adds, as values. */
-function filterParameters(scope: MemoryScope, filters: SearchFilters): { f_sourceSite?: string; f_namespaces?: string[]; f_asOf?: Date } {
+function filterParameters(scope: MemoryScope, filters: SearchFilters): { f_sourceSite?: string; f_namespaces?: string[] } {
   if (scope.kind !== 'user') return {};
-  const params: { f_sourceSite?: string; f_namespaces?: string[]; f_asOf?: Date } = {};
+  const params: { f_sourceSite?: string; f_namespaces?: string[] } = {};
   if (filters.sourceSite !== undefined) params.f_sourceSite = filters.sourceSite;
   if (filters.namespaces?.length) params.f_namespaces = filters.namespaces;
-  if (filters.asOf) params.f_asOf = filters.asOf;
   return params;
 }
 
 /** Which filters applyFilters adds (the statement text depends on that, not on their values). */
 function filterShape(scope: MemoryScope, filters: SearchFilters): string {
   const params = filterParameters(scope, filters);
-  return ['f_sourceSite', 'f_namespaces', 'f_asOf'].map((name) => (name in params ? '1' : '0')).join('');
+  return ['f_sourceSite', 'f_namespaces'].map((name) => (name in params ? '1' : '0')).join('');
 }
 
 /** A statement that found the request's key revoked: forget the key here and answer 401. */
@@ -339,7 +343,7 @@ function statementValues(
   plan: { q: string; k: number; candidateLimit: number | undefined },
 ): ObjectLiteral {
   return {
-    ...scopeParameters(scope),
+    ...scopeParameters(scope, readTime(filters)),
     ...filterParameters(scope, filters),
     ...gateParameters(gate),
     ...plan,

@@ -264,6 +264,27 @@ describe('AtriumClient against the real service', () => {
     });
   });
 
+  describe('changes, history and expiry', () => {
+    it('updates content and expiry, reads the history, and sees an expired memory only with includeExpired', async () => {
+      const id = await remember(ownerA, 'The standup moved to 9:30');
+      const updated = await client.update({ ...ownerA, id, content: 'The standup moved to 10:00', metadata: { room: 'blue' } });
+      expect(updated).toMatchObject({ id, content: 'The standup moved to 10:00', metadata: { room: 'blue' }, version: 2, expiresAt: null });
+      const refused = await failure(client.update({ ...ownerB, id, content: 'hijacked' }));
+      expect(refused.status).toBe(403);
+      const history = await client.history({ ...asB, id });
+      expect(history.versions.map((v) => [v.version, v.change, v.agentId])).toEqual([
+        [1, 'created', agentA],
+        [2, 'edited', agentA],
+      ]);
+      await client.update({ ...ownerA, id, expiresAt: new Date('2020-01-01T00:00:00Z') });
+      expect((await failure(client.get({ ...asB, id }))).status).toBe(404);
+      expect((await client.get({ ...asB, id, includeExpired: true })).expiresAt).toBe('2020-01-01T00:00:00.000Z');
+      expect(ids((await client.list({ ...asB, includeExpired: true, limit: 100 })).memories)).toContain(id);
+      const restored = await client.update({ ...ownerA, id, expiresAt: null });
+      expect([restored.expiresAt, restored.version]).toEqual([null, 4]);
+    });
+  });
+
   describe('lessons', () => {
     const lessonUser = newUser('lessons');
     const PATTERN = 'advice to wire the payroll money to a new offshore account';

@@ -72,7 +72,7 @@ describe('applyMemoryScope (database/visibility.ts)', () => {
     applyMemoryScope(qb, 'm', { kind: 'user', userId: 'u1' }, 'read');
     const sql = qb.getQueryAndParameters()[0].replace(/"/g, '');
     expect(sql).toMatch(
-      /WHERE m\.id = \$1 AND \(m\.user_id = \$2 AND m\.workspace_id IS NULL AND m\.deleted_at IS NULL AND m\.expired_at IS NULL\)/,
+      /WHERE m\.id = \$1 AND \(m\.user_id = \$2 AND m\.workspace_id IS NULL AND m\.deleted_at IS NULL AND m\.superseded_at IS NULL AND \(m\.expires_at IS NULL OR m\.expires_at > now\(\)\)\)/,
     );
   });
 

@@ -40,8 +40,14 @@ describe('GET /v1/admin/explain', () => {
     m.personal = await store({}, 'Alice prefers green tea in the morning');
     m.elsewhere = await store({ workspace_id: otherWs, agent_id: owner }, 'The other team meets on Thursdays');
     m.deleted = await store(inWs(owner, 'workspace'), 'The old office was on Elm Street');
+    m.expired = await store(inWs(owner, 'workspace'), 'The spring offer ends in March');
     // Rows written before visibility modes existed have NULL; none of today's routes writes one.
     await t.dataSource.query('UPDATE memories SET visibility = NULL WHERE user_id = $1 AND id = $2', [user, m.legacy]);
+    // An expiry in the past (the routes only accept future ones; time has passed since).
+    await t.dataSource.query("UPDATE memories SET expires_at = now() - interval '1 minute' WHERE user_id = $1 AND id = $2", [
+      user,
+      m.expired,
+    ]);
     const granted = await t
       .http()
       .post(`/v1/memories/${m.restricted}/grants`)
@@ -68,6 +74,7 @@ describe('GET /v1/admin/explain', () => {
     ['another agent, of a personal memory', 'outsider', 'personal', 'not_visible', 'personal_memory'],
     ['the owner, of its memory in another workspace', 'owner', 'elsewhere', 'not_visible', 'other_workspace'],
     ['the owner, of its deleted memory', 'owner', 'deleted', 'not_visible', 'deleted'],
+    ['the owner, of its expired memory', 'owner', 'expired', 'not_visible', 'expired'],
   ])('names the rule for %s', async (_label, agentName, memoryName, rule, hiddenBecause) => {
     const agent = { owner, outsider, grantee }[agentName] as string;
     const res = await explainFor(agent, m[memoryName]);
@@ -86,7 +93,14 @@ describe('GET /v1/admin/explain', () => {
   it('reports the row and each condition of the read rule, never the content', async () => {
     const res = await explainFor(grantee, m.restricted);
     expect(res.body.conditions).toEqual({ owner: false, workspace: false, grant: true });
-    expect(res.body.memory).toEqual({ workspace_id: ws, agent_id: owner, visibility: 'restricted', deleted: false, superseded: false });
+    expect(res.body.memory).toEqual({
+      workspace_id: ws,
+      agent_id: owner,
+      visibility: 'restricted',
+      deleted: false,
+      superseded: false,
+      expired: false,
+    });
     const shared = await explainFor(outsider, m.shared);
     expect(JSON.stringify(shared.body)).not.toContain('launch code');
     expect(Object.keys(shared.body).sort()).toEqual(

@@ -515,6 +515,7 @@ async function seedBigScope(t: LoggedApp, userId: string, workspaceId: string, a
       trustScore: 0.8,
       embedding: vectors[k],
       embeddedBy: embeddings.identity,
+      expiresAt: null,
       createdAt: new Date(start + (from + k) * 60_000),
       updatedAt: new Date(start + (from + k) * 60_000),
     }));

@@ -209,7 +209,9 @@ const cases: Case[] = [
   ['ingest with an unknown field', 'post', '/v1/memories/ingest/quick', { ...ingest, importance: 2 }, /importance should not exist/],
   // visibility change and grants
   ['patch with an unknown visibility', 'patch', `/v1/memories/${id}`, { ...W, visibility: 'everyone' }, /^visibility must be one of/],
-  ['patch without visibility', 'patch', `/v1/memories/${id}`, W, /^visibility must be one of/],
+  ['patch with nothing to change', 'patch', `/v1/memories/${id}`, W, /^one of visibility, content, metadata or expires_at is required/],
+  ['patch with an expiry that is not a timestamp', 'patch', `/v1/memories/${id}`, { ...W, expires_at: 'soon' }, /^expires_at must be/],
+  ['patch with empty content', 'patch', `/v1/memories/${id}`, { ...W, content: '' }, /^content must be 1 to 100000 characters/],
   ['patch in user scope', 'patch', `/v1/memories/${id}`, { user_id: user, visibility: 'workspace' }, /^workspace_id is required/],
   ['grant in user scope', 'post', `/v1/memories/${id}/grants`, { user_id: user, grantee_agent_id: agent }, /^workspace_id is required/],
 ];

@@ -140,6 +140,8 @@ function modelRow(name: MarkerName): ModelRow {
     visibility: spec.visibility,
     grants: new Set(spec.grantedTo ?? []),
     live: spec.state === undefined,
+    expired: false,
+    versions: 1,
   };
 }
 
@@ -258,12 +260,12 @@ describe('memory isolation between users, workspaces and agents', () => {
     });
 
     it('rest on HIDDEN rows that really exist: the soft-deleted and superseded markers are still in the table', async () => {
-      const rows: { id: string; deleted_at: Date | null; expired_at: Date | null }[] = await t.dataSource.query(
-        'SELECT id, deleted_at, expired_at FROM memories WHERE id = ANY($1)',
+      const rows: { id: string; deleted_at: Date | null; superseded_at: Date | null }[] = await t.dataSource.query(
+        'SELECT id, deleted_at, superseded_at FROM memories WHERE id = ANY($1)',
         [[world.ids['A.user.deleted'], world.ids['W1.X.deleted'], world.ids['W1.Y.expired']]],
       );
       const byName = Object.fromEntries(
-        rows.map((r) => [world.nameOf(r.id), { deleted: r.deleted_at !== null, expired: r.expired_at !== null }]),
+        rows.map((r) => [world.nameOf(r.id), { deleted: r.deleted_at !== null, expired: r.superseded_at !== null }]),
       );
       expect(byName).toEqual({
         'A.user.deleted': { deleted: true, expired: false },
@@ -414,10 +416,10 @@ describe('memory isolation between users, workspaces and agents', () => {
         outcome === 'stored' ? { stored: 1, skipped: 0 } : { stored: 0, skipped: 1 },
       );
       // the original is never rewritten by someone else's write
-      const [row] = await t.dataSource.query('SELECT content, deleted_at, expired_at FROM memories WHERE id = $1', [
+      const [row] = await t.dataSource.query('SELECT content, deleted_at, superseded_at FROM memories WHERE id = $1', [
         first.stored_memory_ids[0],
       ]);
-      expect(row).toEqual({ content: conversation, deleted_at: null, expired_at: null });
+      expect(row).toEqual({ content: conversation, deleted_at: null, superseded_at: null });
     });
   });
 

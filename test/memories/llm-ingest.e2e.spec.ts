@@ -96,8 +96,8 @@ describe('/v1/memories/ingest with an LLM', () => {
       expect(res.body).toMatchObject({ memories_stored: 1, memories_updated: 0 });
       expect(res.body.stored_memory_ids).toHaveLength(1);
       expect((await t.http().get(`/v1/memories/${old}`).query({ user_id: user })).status).toBe(404);
-      const row = await t.dataSource.query('SELECT expired_at, superseded_by FROM memories WHERE id = $1', [old]);
-      expect(row[0].expired_at).not.toBeNull();
+      const row = await t.dataSource.query('SELECT superseded_at, superseded_by FROM memories WHERE id = $1', [old]);
+      expect(row[0].superseded_at).not.toBeNull();
       expect(row[0].superseded_by).toBe(res.body.stored_memory_ids[0]);
       const recorded = await lessonsOf(user);
       expect(recorded).toHaveLength(lessons);

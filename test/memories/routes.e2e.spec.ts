@@ -25,6 +25,10 @@ const RECORD_FIELDS = [
   'user_id',
   'visibility',
   'workspace_id',
+  // CONTRACT section 12
+  'version',
+  'expires_at',
+  'valid_until',
 ].sort();
 const HIT_FIELDS = [
   'agent_id',

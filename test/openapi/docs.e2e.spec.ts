@@ -169,8 +169,10 @@ describe('API documentation', () => {
         expect(s?.enum).toEqual(['workspace', 'agent_only', 'restricted']);
       }
       expect(property('MemoryRecord', 'visibility')).toMatchObject({ enum: ['workspace', 'agent_only', 'restricted'], nullable: true });
-      expect(bodySchema('patch', '/v1/memories/{id}').required).toEqual(
-        expect.arrayContaining(['user_id', 'workspace_id', 'agent_id', 'visibility']),
+      // PATCH takes any of visibility, content, metadata and expires_at (CONTRACT section 12): only user_id is required.
+      expect(bodySchema('patch', '/v1/memories/{id}').required).toEqual(['user_id']);
+      expect(Object.keys(bodySchema('patch', '/v1/memories/{id}').properties ?? {})).toEqual(
+        expect.arrayContaining(['visibility', 'content', 'metadata', 'expires_at']),
       );
     });
 
@@ -249,7 +251,7 @@ describe('API documentation', () => {
       const memoryRoutes = Object.entries(doc.paths)
         .filter(([path]) => /^\/v1\/memories\/(?!lessons|health|config)/.test(path))
         .flatMap(([path, ops]) => Object.keys(ops).map((method) => [method, path] as const));
-      expect(memoryRoutes.length).toBe(12);
+      expect(memoryRoutes.length).toBe(13);
       for (const [method, path] of memoryRoutes) {
         const names = ['get', 'delete'].includes(method)
           ? (operation(method, path).parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name)
@@ -273,7 +275,7 @@ describe('API documentation', () => {
 
     it('documents the memory record without an embedding, and the lesson_check as optional', () => {
       expect(Object.keys(schema('MemoryRecord').properties ?? {})).not.toContain('embedding');
-      expect(schema('MemoryRecord').required).toHaveLength(19);
+      expect(schema('MemoryRecord').required).toHaveLength(22);
       expect(schema('SearchResponse').required).not.toContain('lesson_check');
       expect(schema('SearchResponse').properties).toHaveProperty('lesson_check');
     });

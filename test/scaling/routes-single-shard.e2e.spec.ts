@@ -93,6 +93,8 @@ describe('the SQL the service sends under Citus', () => {
       await call('POST /v1/memories/expand', '/v1/memories/expand', { ...scope, memory_ids: [id] });
       await call('GET /v1/memories/list', '/v1/memories/list', undefined, scope);
       await call('GET /v1/memories/:id', `/v1/memories/${id}`, undefined, scope);
+      await call('PATCH /v1/memories/:id', `/v1/memories/${id}`, { ...scope, content: 'The staging cluster moved to Paris' });
+      await call('GET /v1/memories/:id/history', `/v1/memories/${id}/history`, undefined, scope);
       await call('DELETE /v1/memories/:id', `/v1/memories/${id}`, undefined, scope);
     }
 

@@ -25,6 +25,10 @@ export interface ModelRow {
   grants: Set<string>;
   /** false once soft-deleted or superseded. */
   live: boolean;
+  /** true once past its expires_at (CONTRACT section 12): hidden from reads, still live for its owner's changes. */
+  expired: boolean;
+  /** How many versions the row has had (1 at creation, +1 per change): its history's length. */
+  versions: number;
 }
 
 const same = (a: string | null, b: string | null): boolean => a !== null && b !== null && a.toLowerCase() === b.toLowerCase();
@@ -58,15 +62,28 @@ function agentScopeAllows(caller: Extract<ModelCaller, { kind: 'workspace' }>, r
   }
 }
 
-/** Would a read (list, get, expand, search) by `caller` return `row`? */
-export function isVisible(caller: ModelCaller, row: ModelRow): boolean {
+/**
+ * Would a read (list, get, expand, search) by `caller` return `row`? `includeExpired`: get and
+ * list with include_expired=true (CONTRACT section 12).
+ */
+export function isVisible(caller: ModelCaller, row: ModelRow, includeExpired = false): boolean {
   if (!row.live || row.userId !== caller.userId) return false;
+  if (row.expired && !includeExpired) return false;
   if (caller.kind === 'user') return row.workspaceId === null;
   return same(row.workspaceId, caller.workspaceId) && visibilityAllows(caller, row) && agentScopeAllows(caller, row);
 }
 
-export function visibleRows(caller: ModelCaller, rows: Iterable<ModelRow>): ModelRow[] {
-  return [...rows].filter((row) => isVisible(caller, row));
+export function visibleRows(caller: ModelCaller, rows: Iterable<ModelRow>, includeExpired = false): ModelRow[] {
+  return [...rows].filter((row) => isVisible(caller, row, includeExpired));
+}
+
+/**
+ * Would GET /v1/memories/:id/history answer 200? The read rule of the memory (agent_scope
+ * included), whatever its state: deleted, superseded and expired memories keep their history
+ * for whoever could see them (CONTRACT section 12).
+ */
+export function historyVisible(caller: ModelCaller, row: ModelRow | undefined): boolean {
+  return row !== undefined && isVisible(caller, { ...row, live: true, expired: false });
 }
 
 type WorkspaceCaller = Extract<ModelCaller, { kind: 'workspace' }>;
@@ -79,31 +96,62 @@ const writerView = (caller: WorkspaceCaller): WorkspaceCaller => ({ ...caller, a
  * the row (or it does not exist), 403 when it sees a row it does not own, else 'owner'.
  */
 export function ownership(caller: WorkspaceCaller, row: ModelRow | undefined): 404 | 403 | 'owner' {
-  if (!row || !isVisible(writerView(caller), row)) return 404;
+  if (!row || !isVisible(writerView(caller), row, true)) return 404;
   return same(row.agentId, caller.agentId) ? 'owner' : 403;
+}
+
+/**
+ * The owner of a memory for PATCH (CONTRACT section 12): in a workspace as ownership(); in user
+ * scope the user owns every live row of its personal memory (expired ones included).
+ */
+export function patchOwnership(caller: ModelCaller, row: ModelRow | undefined): 404 | 403 | 'owner' {
+  if (caller.kind === 'workspace') return ownership(caller, row);
+  return row !== undefined && isVisible(caller, row, true) ? 'owner' : 404;
 }
 
 /** The rows of one test world, with the mutations of CONTRACT section 5 and their statuses. */
 export class VisibilityModel {
   readonly rows = new Map<string, ModelRow>();
 
-  add(row: Omit<ModelRow, 'grants' | 'live'> & Partial<Pick<ModelRow, 'grants' | 'live'>>): ModelRow {
-    const full: ModelRow = { grants: new Set(), live: true, ...row };
+  add(
+    row: Omit<ModelRow, 'grants' | 'live' | 'expired' | 'versions'> & Partial<Pick<ModelRow, 'grants' | 'live' | 'expired' | 'versions'>>,
+  ): ModelRow {
+    const full: ModelRow = { grants: new Set(), live: true, expired: false, versions: 1, ...row };
     this.rows.set(full.id, full);
     return full;
   }
 
-  visible(caller: ModelCaller): ModelRow[] {
-    return visibleRows(caller, this.rows.values());
+  visible(caller: ModelCaller, includeExpired = false): ModelRow[] {
+    return visibleRows(caller, this.rows.values(), includeExpired);
   }
 
-  /** PATCH /v1/memories/:id: 200 / 403 / 404. Leaving `restricted` drops the grants. */
+  /** PATCH /v1/memories/:id with a visibility: 200 / 403 / 404. Leaving `restricted` drops the grants. */
   changeVisibility(caller: WorkspaceCaller, id: string, visibility: Visibility): 200 | 403 | 404 {
     const row = this.rows.get(id);
     const who = ownership(caller, row);
     if (who !== 'owner') return who;
     row!.visibility = visibility;
     if (visibility !== 'restricted') row!.grants.clear();
+    row!.versions++;
+    return 200;
+  }
+
+  /** PATCH /v1/memories/:id with new content (CONTRACT section 12): 200 / 403 / 404, one more version. */
+  edit(caller: ModelCaller, id: string): 200 | 403 | 404 {
+    const row = this.rows.get(id);
+    const who = patchOwnership(caller, row);
+    if (who !== 'owner') return who;
+    row!.versions++;
+    return 200;
+  }
+
+  /** PATCH /v1/memories/:id with expires_at in the past (`expire`) or null (`restore`). */
+  setExpiry(caller: ModelCaller, id: string, expired: boolean): 200 | 403 | 404 {
+    const row = this.rows.get(id);
+    const who = patchOwnership(caller, row);
+    if (who !== 'owner') return who;
+    row!.expired = expired;
+    row!.versions++;
     return 200;
   }
 
@@ -144,7 +192,10 @@ export class VisibilityModel {
     const row = this.rows.get(id);
     const target = caller.kind === 'workspace' ? writerView(caller) : caller;
     const hit = row !== undefined && isVisible(target, row);
-    if (hit) row.live = false;
+    if (hit) {
+      row.live = false;
+      row.versions++;
+    }
     if (caller.kind === 'user') return 200;
     return hit ? 200 : 404;
   }

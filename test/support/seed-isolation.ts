@@ -27,7 +27,7 @@ export interface MarkerSpec {
   /** null in a workspace: a legacy row (inserted with SQL). */
   visibility: Visibility | null;
   grantedTo?: AgentName[];
-  /** deleted: through DELETE by its owner; expired: superseded (expired_at set with SQL). */
+  /** deleted: through DELETE by its owner; expired: superseded (superseded_at set with SQL). */
   state?: 'deleted' | 'expired';
 }
 
@@ -179,7 +179,7 @@ export async function seedIsolation(t: TestApp): Promise<IsolationWorld> {
       expectStatus(`delete of ${name}`, res, 200);
     }
     if (spec.state === 'expired') {
-      await t.dataSource.query('UPDATE memories SET expired_at = now() WHERE id = $1', [ids[name]]);
+      await t.dataSource.query('UPDATE memories SET superseded_at = now() WHERE id = $1', [ids[name]]);
     }
   }
 

@@ -5,7 +5,15 @@ import fc from 'fast-check';
 import { EmbeddingService } from '../../src/embeddings/embedding.service';
 import { adminAuth, API_KEY_ENV } from './api-keys';
 import { newUser } from './ids';
-import { isVisible, VisibilityModel, type ModelAgentScope, type ModelCaller, type ModelRow, type Visibility } from './model-visibility';
+import {
+  historyVisible,
+  isVisible,
+  VisibilityModel,
+  type ModelAgentScope,
+  type ModelCaller,
+  type ModelRow,
+  type Visibility,
+} from './model-visibility';
 import { DISTINCT_SENTENCES, SHARED_WORD } from './seed-isolation';
 import { createTestApp, type TestApp } from './test-app';
 
@@ -58,8 +66,14 @@ type Command =
   | { op: 'revoke'; by: Actor; memory: number; grantee: number; aim: boolean }
   | { op: 'grants'; by: Actor; memory: number }
   | { op: 'delete'; who: Who; memory: number }
-  | ({ op: 'list' | 'search' | 'search/fast' } & Reader)
-  | ({ op: 'get'; memory: number } & Reader)
+  /** PATCH new content (CONTRACT section 12): the owner only (the user in user scope). */
+  | { op: 'edit'; by: Actor | UserWho; memory: number }
+  /** PATCH expires_at into the past (expire) or null (restore). */
+  | { op: 'expire'; by: Actor | UserWho; memory: number; restore: boolean }
+  | ({ op: 'history'; memory: number } & Reader)
+  | ({ op: 'list'; includeExpired: boolean } & Reader)
+  | ({ op: 'search' | 'search/fast' } & Reader)
+  | ({ op: 'get'; memory: number; includeExpired: boolean } & Reader)
   | ({ op: 'expand'; memories: number[] } & Reader);
 
 const userIndex = fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.constant(1) });
@@ -123,12 +137,38 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('grants' as const), by: actor, memory: memoryRef }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('delete' as const), who, memory: memoryRef }) },
-  { weight: 2, arbitrary: readOf('list', fc.constant({})) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ op: fc.constant('edit' as const), by: fc.oneof(actor, userWho), memory: memoryRef }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant('expire' as const),
+      by: fc.oneof(actor, userWho),
+      memory: memoryRef,
+      restore: fc.boolean(),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: readOf(
+      'history',
+      memoryRef.map((memory) => ({ memory })),
+    ),
+  },
   {
     weight: 2,
     arbitrary: readOf(
+      'list',
+      fc.boolean().map((includeExpired) => ({ includeExpired })),
+    ),
+  },
+  {
+    weight: 2,
+    arbitrary: readOf<'get', { memory: number; includeExpired: boolean }>(
       'get',
-      memoryRef.map((memory) => ({ memory })),
+      fc.tuple(memoryRef, fc.boolean()).map(([memory, includeExpired]) => ({ memory, includeExpired })),
     ),
   },
   {
@@ -227,6 +267,12 @@ export function describeVisibilityProperty(transport: Transport, numRuns = NUM_R
       /** The owner of a workspace row; for a user row or an unknown id, agent 0 of u0/w0 (which cannot see it). */
       const actorCaller = (a: Actor, id: string) => {
         if (a.kind === 'agent') return agentCaller(a);
+        return ownerCaller(id);
+      };
+      /** A user caller for a user actor; otherwise as actorCaller. */
+      const patchCaller = (a: Actor | UserWho, id: string): ModelCaller =>
+        a.kind === 'user' ? { kind: 'user', userId: users[a.u] } : actorCaller(a, id);
+      const ownerCaller = (id: string) => {
         const row = model.rows.get(id);
         if (row && row.workspaceId !== null && row.agentId !== null) {
           const owner = {
@@ -355,7 +401,8 @@ export function describeVisibilityProperty(transport: Transport, numRuns = NUM_R
             );
             known.push(id);
             contents.set(id, content);
-            model.add({ id, userId: users[cmd.u], workspaceId: workspaces[cmd.w], agentId, visibility: null });
+            // Written with SQL as older releases did: no version rows (versions 0), as for rows that predate history.
+            model.add({ id, userId: users[cmd.u], workspaceId: workspaces[cmd.w], agentId, visibility: null, versions: 0 });
             trace.push(`#${step} ${text} -> ${label(id)}`);
             break;
           }
@@ -437,14 +484,74 @@ export function describeVisibilityProperty(transport: Transport, numRuns = NUM_R
             if (expected === 200) check(step, `${text} body`, res.body, { success: true });
             break;
           }
+          case 'edit': {
+            const id = resolve(cmd.memory);
+            const caller = patchCaller(cmd.by, id);
+            const expected = model.edit(caller, id);
+            const content = freshContent('Edited note');
+            const res = await t
+              .http()
+              .patch(`/v1/memories/${id}`)
+              .set(await auth(caller))
+              .send({ ...wire(caller), content });
+            trace.push(`#${step} ${text} on ${label(id)} -> ${res.status} (model ${expected})`);
+            tally(`edit ${expected}`);
+            if (res.status !== expected) fail(step, `edit status: expected ${expected}, got ${res.status} ${JSON.stringify(res.body)}`);
+            if (expected === 200) {
+              contents.set(id, content);
+              check(step, `${text} body`, { id: res.body.id, content: res.body.content }, { id, content });
+            } else check(step, `${text} body`, Object.keys(res.body), ['error']);
+            break;
+          }
+          case 'expire': {
+            const id = resolve(cmd.memory);
+            const caller = patchCaller(cmd.by, id);
+            const expected = model.setExpiry(caller, id, !cmd.restore);
+            const res = await t
+              .http()
+              .patch(`/v1/memories/${id}`)
+              .set(await auth(caller))
+              .send({ ...wire(caller), expires_at: cmd.restore ? null : '2020-01-01T00:00:00Z' });
+            trace.push(`#${step} ${text} on ${label(id)} -> ${res.status} (model ${expected})`);
+            tally(`${cmd.restore ? 'restore' : 'expire'} ${expected}`);
+            if (res.status !== expected) fail(step, `expire status: expected ${expected}, got ${res.status} ${JSON.stringify(res.body)}`);
+            if (expected === 200) check(step, `${text} expires_at`, res.body.expires_at, cmd.restore ? null : '2020-01-01T00:00:00.000Z');
+            break;
+          }
+          case 'history': {
+            const { caller, fields } = readerScope(cmd);
+            const id = resolve(cmd.memory);
+            const row = model.rows.get(id);
+            const expected = historyVisible(caller, row) ? 200 : 404;
+            const res = await t
+              .http()
+              .get(`/v1/memories/${id}/history`)
+              .set(await auth(caller))
+              .query(fields);
+            trace.push(`#${step} ${text} on ${label(id)} -> ${res.status} (model ${expected})`);
+            tally(`history ${expected}`);
+            check(step, `${text} on ${label(id)} status`, res.status, expected);
+            if (expected === 404) check(step, `${text} body`, res.body, { error: 'Memory not found' });
+            else {
+              check(step, `${text} count`, res.body.count, row!.versions);
+              const versions = (res.body.versions as { version: number }[]).map((v) => v.version);
+              check(
+                step,
+                `${text} oldest first`,
+                versions,
+                [...versions].sort((a, b) => a - b),
+              );
+            }
+            break;
+          }
           case 'list': {
             const { caller, fields } = readerScope(cmd);
-            const visible = new Set(model.visible(caller).map((r) => r.id));
+            const visible = new Set(model.visible(caller, cmd.includeExpired).map((r) => r.id));
             const res = await t
               .http()
               .get('/v1/memories/list')
               .set(await auth(caller))
-              .query({ ...fields, limit: 100 });
+              .query({ ...fields, limit: 100, ...(cmd.includeExpired ? { include_expired: 'true' } : {}) });
             const got: string[] = res.body.memories?.map((m: { id: string }) => m.id) ?? [];
             trace.push(`#${step} ${text} -> ${res.status} ${labels(got)}`);
             check(step, `${text} status`, res.status, 200);
@@ -456,12 +563,12 @@ export function describeVisibilityProperty(transport: Transport, numRuns = NUM_R
             const { caller, fields } = readerScope(cmd);
             const id = resolve(cmd.memory);
             const row = model.rows.get(id);
-            const expected = row && model.visible(caller).includes(row) ? 200 : 404;
+            const expected = row && model.visible(caller, cmd.includeExpired).includes(row) ? 200 : 404;
             const res = await t
               .http()
               .get(`/v1/memories/${id}`)
               .set(await auth(caller))
-              .query(fields);
+              .query({ ...fields, ...(cmd.includeExpired ? { include_expired: 'true' } : {}) });
             trace.push(`#${step} ${text} on ${label(id)} -> ${res.status}`);
             check(step, `${text} on ${label(id)} status`, res.status, expected);
             if (expected === 200) check(step, `${text} id`, res.body.id, id);
@@ -534,6 +641,11 @@ export function describeVisibilityProperty(transport: Transport, numRuns = NUM_R
         'patch 404',
         'delete 200',
         'delete 404',
+        'edit 200',
+        'edit 404',
+        'expire 200',
+        'history 200',
+        'history 404',
         'write skipped as duplicate',
         'write of a copy the writer cannot see',
       ];

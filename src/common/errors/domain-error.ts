@@ -16,6 +16,7 @@ export type DomainErrorCode =
   | 'RATE_LIMITED'
   | 'NOT_MEMORY_OWNER'
   | 'CONFLICT'
+  | 'CONTENT_BLOCKED'
   | 'CONFIG_MUTATION_DISABLED'
   | 'CONFIG_STARTUP_ONLY_FIELDS'
   | 'EMBEDDING_PROVIDER_UNAVAILABLE'
@@ -36,6 +37,7 @@ const DEFAULT_MESSAGES: Record<DomainErrorCode, string> = {
   RATE_LIMITED: 'rate limit exceeded for this API key',
   NOT_MEMORY_OWNER: 'Only the owning agent may do this',
   CONFLICT: 'Conflict',
+  CONTENT_BLOCKED: 'content blocked by the write gate',
   CONFIG_MUTATION_DISABLED: 'Runtime config mutation is deprecated for production and disabled',
   CONFIG_STARTUP_ONLY_FIELDS: 'Provider and model selection is startup-only',
   EMBEDDING_PROVIDER_UNAVAILABLE: 'Embedding provider unavailable',

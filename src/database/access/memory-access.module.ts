@@ -10,6 +10,7 @@ import { EpisodeEntity } from '../entities/episode.entity';
 import { LessonEntity } from '../entities/lesson.entity';
 import { MemoryEntity } from '../entities/memory.entity';
 import { VisibilityGrantEntity } from '../entities/visibility-grant.entity';
+import { ExpiryPurge } from '../maintenance/expiry-purge';
 import { TenantGraphMaintainer } from '../maintenance/tenant-graph-maintainer';
 import { hnswSessionSettings } from './hnsw-settings';
 import { MemoryAccess } from './memory-access';
@@ -57,6 +58,7 @@ class StatementPoolLifecycle implements OnApplicationShutdown {
     },
     StatementPoolLifecycle,
     TenantGraphMaintainer,
+    ExpiryPurge,
     {
       provide: MemoryAccess,
       useFactory: (dataSource: DataSource, pools: StatementPools | null) =>
@@ -64,6 +66,6 @@ class StatementPoolLifecycle implements OnApplicationShutdown {
       inject: [DataSource, STATEMENT_POOLS],
     },
   ],
-  exports: [MemoryAccess, TenantGraphMaintainer],
+  exports: [MemoryAccess, TenantGraphMaintainer, ExpiryPurge],
 })
 export class MemoryAccessModule {}

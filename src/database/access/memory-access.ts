@@ -6,11 +6,21 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 
 import type { Actor } from '../../common/identity/principal';
 import type { MemoryScope, WorkspaceScope } from '../../common/scope/memory-scope';
+import type { WireVersionChange } from '../../contract/wire-types';
 import { appendAuditEvents, auditInsert, type AuditEvent } from '../audit/audit-log';
 import { EpisodeEntity } from '../entities/episode.entity';
 import { LessonEntity } from '../entities/lesson.entity';
 import { MemoryEntity } from '../entities/memory.entity';
-import { applyMemoryScope, readRuleConditions, scopeParameters, scopeShapeKey, type AccessPurpose, type ReadRule } from '../visibility';
+import {
+  applyMemoryScope,
+  CURRENT,
+  readRuleConditions,
+  scopeParameters,
+  scopeShapeKey,
+  type AccessPurpose,
+  type ReadRule,
+  type ReadTime,
+} from '../visibility';
 import { RECORD_SELECT, toRecordRow, type MemoryRecordRow } from './record-statement';
 import {
   searchStatementSql,
@@ -22,7 +32,26 @@ import {
 } from './search-statement';
 import { bindShape, renderShape, ShapeCache, type StatementShape } from './statement-shape';
 
-export type NewMemory = Omit<MemoryEntity, 'deletedAt' | 'expiredAt' | 'supersededBy'>;
+export type NewMemory = Omit<MemoryEntity, 'deletedAt' | 'supersededAt' | 'supersededBy' | 'version' | 'validUntil'>;
+
+/** What a version row says happened (CONTRACT section 12; the memory_versions CHECK lists the same). */
+export type VersionChange = WireVersionChange;
+
+/** One row of memory_versions, as the history route returns it. */
+export interface MemoryVersionRow {
+  version: number;
+  change: VersionChange;
+  content: string;
+  metadata: Record<string, unknown>;
+  visibility: string | null;
+  expires_at: Date | null;
+  changed_at: Date;
+  agent_id: string | null;
+  key_id: string | null;
+}
+
+/** The columns a version row copies from the memory as it is after the change. */
+const VERSIONED_COLUMNS = 'user_id, id, version, content, metadata, visibility, expires_at, workspace_id';
 
 /**
  * One memory of a user as an agent of a workspace meets the read rule (explainVisibility):
@@ -35,6 +64,8 @@ export interface VisibilityExplanationRow extends Record<ReadRule, boolean> {
   visibility: string | null;
   deleted: boolean;
   superseded: boolean;
+  /** Past its expires_at. */
+  expired: boolean;
   /** The whole read predicate (applyMemoryScope, purpose `read`, agent_scope `all`) on this row. */
   visible: boolean;
 }
@@ -118,9 +149,9 @@ export class MemoryAccess {
     });
   }
 
-  /** SELECT over the memories `scope` may touch for `purpose`. */
-  memories(scope: MemoryScope, purpose: AccessPurpose, alias = 'm'): SelectQueryBuilder<MemoryEntity> {
-    return applyMemoryScope(this.manager.getRepository(MemoryEntity).createQueryBuilder(alias), alias, scope, purpose);
+  /** SELECT over the memories `scope` may touch for `purpose`, at `time` (visibility.ReadTime). */
+  memories(scope: MemoryScope, purpose: AccessPurpose, alias = 'm', time: ReadTime = CURRENT): SelectQueryBuilder<MemoryEntity> {
+    return applyMemoryScope(this.manager.getRepository(MemoryEntity).createQueryBuilder(alias), alias, scope, purpose, time);
   }
 
   /** UPDATE of the memories `scope` may touch for `purpose` (alias `memories` in conditions). */
@@ -128,9 +159,75 @@ export class MemoryAccess {
     scope: MemoryScope,
     purpose: AccessPurpose,
     values: QueryDeepPartialEntity<MemoryEntity>,
+    time: ReadTime = CURRENT,
   ): UpdateQueryBuilder<MemoryEntity> {
     const qb = this.manager.createQueryBuilder().update(MemoryEntity).set(values);
-    return applyMemoryScope(qb, 'memories', scope, purpose);
+    return applyMemoryScope(qb, 'memories', scope, purpose, time);
+  }
+
+  /**
+   * Changes one memory that `scope` may touch for `purpose` and records the change, in ONE
+   * statement: the UPDATE (which raises `version` by one) and the INSERT of its memory_versions
+   * row are data-modifying CTEs, so a change without its version, or a version without its
+   * change, cannot happen. Two concurrent changes of one memory serialise on its row lock (the
+   * second UPDATE waits, then re-reads the row under READ COMMITTED and takes the next
+   * version), so neither version is lost. `by` is the changing agent (null in user scope).
+   * Returns the new version, or null when no row matched.
+   */
+  async changeMemory(
+    scope: MemoryScope,
+    purpose: AccessPurpose,
+    id: string,
+    values: QueryDeepPartialEntity<MemoryEntity>,
+    change: VersionChange,
+    actor: Actor,
+    options: { time?: ReadTime; parameters?: ObjectLiteral } = {},
+  ): Promise<number | null> {
+    const [updateSql, updateParameters] = this.updateMemories(
+      scope,
+      purpose,
+      { ...values, version: () => 'version + 1', updatedAt: () => 'now()' },
+      options.time,
+    )
+      .andWhere('memories.id = :changedId', { changedId: id })
+      .setParameters(options.parameters ?? {})
+      .returning(VERSIONED_COLUMNS)
+      .getQueryAndParameters();
+    const n = updateParameters.length;
+    const rows: { version: number }[] = await this.manager.query(
+      `WITH changed AS (${updateSql}),
+            versioned AS (
+              INSERT INTO memory_versions (user_id, memory_id, version, change, content, metadata, visibility, expires_at, workspace_id, agent_id, key_id)
+              SELECT c.user_id, c.id, c.version, $${n + 1}, c.content, c.metadata, c.visibility, c.expires_at, c.workspace_id, $${n + 2}, $${n + 3}
+                FROM changed c
+              RETURNING version)
+       SELECT version FROM versioned`,
+      [...updateParameters, change, changingAgent(scope), actor.keyId],
+    );
+    return rows[0]?.version ?? null;
+  }
+
+  /**
+   * The versions of one memory, oldest first, when `scope` may read it at all (deleted,
+   * superseded and expired rows included: `any` time): the history carries the visibility rule
+   * of the memory it belongs to, in the same statement. Null when the memory is not visible.
+   */
+  async memoryVersions(scope: MemoryScope, id: string): Promise<MemoryVersionRow[] | null> {
+    const [visibleSql, parameters] = this.memories(scope, 'read', 'm', { kind: 'any' })
+      .select('m.id', 'id')
+      .addSelect('m.user_id', 'user_id')
+      .andWhere('m.id = :historyId', { historyId: id })
+      .getQueryAndParameters();
+    // A LEFT JOIN: a visible memory yields at least one row, an invisible one none (404).
+    const rows: (MemoryVersionRow | { version: null })[] = await this.manager.query(
+      `WITH visible AS (${visibleSql})
+       SELECT v.version, v.change, v.content, v.metadata, v.visibility, v.expires_at, v.changed_at, v.agent_id, v.key_id
+         FROM visible m LEFT JOIN memory_versions v ON v.user_id = m.user_id AND v.memory_id = m.id
+        ORDER BY v.version`,
+      parameters,
+    );
+    if (rows.length === 0) return null;
+    return rows.filter((row): row is MemoryVersionRow => row.version !== null);
   }
 
   /**
@@ -179,8 +276,9 @@ export class MemoryAccess {
     narrow: (qb: SelectQueryBuilder<MemoryEntity>) => SelectQueryBuilder<MemoryEntity>,
     values: ObjectLiteral = {},
     page?: { limit: number; offset: number },
+    time: ReadTime = CURRENT,
   ): Promise<MemoryRecordRow[]> {
-    const shape = SHAPES.get(`records|${scopeShapeKey(scope, purpose)}|${key}|${page !== undefined}`, () => {
+    const shape = SHAPES.get(`records|${scopeShapeKey(scope, purpose, time)}|${key}|${page !== undefined}`, () => {
       // The counts come from scalar subqueries on the visible row's own user and id: columns,
       // never rows, and a primary-key probe per returned row whatever the statistics say. (As
       // a LEFT JOIN, the generic plan of a workspace list on a large user materialized all of
@@ -189,7 +287,7 @@ export class MemoryAccess {
       const counts = (column: string) =>
         `(SELECT ac.${column} FROM memory_access_counts ac WHERE ac.user_id = m.user_id AND ac.memory_id = m.id)`;
       const qb = narrow(
-        this.memories(scope, purpose)
+        this.memories(scope, purpose, 'm', time)
           .select(RECORD_SELECT)
           .addSelect(`COALESCE(${counts('access_count')}, 0)`, 'access_count')
           .addSelect(counts('last_accessed_at'), 'last_accessed_at'),
@@ -205,7 +303,7 @@ export class MemoryAccess {
     });
     const rows = await this.run<Parameters<typeof toRecordRow>[0]>(
       shape,
-      bindShape(shape, { ...scopeParameters(scope), ...values, ...page }),
+      bindShape(shape, { ...scopeParameters(scope, time), ...values, ...page }),
     );
     return rows.map(toRecordRow);
   }
@@ -278,8 +376,8 @@ export class MemoryAccess {
    * How the read rule judges memory `memoryId` of the scope's user for the scope's agent
    * (agent_scope `all`): `visible` is the predicate of applyMemoryScope itself, evaluated on
    * that row, and each ReadRule's condition (readRuleConditions) too, so the explanation is
-   * the same SQL as every read. Null when the user has no memory with that id (deleted and
-   * superseded rows are explained, not hidden).
+   * the same SQL as every read (of the current rows). Null when the user has no memory with
+   * that id (deleted, superseded and expired rows are explained, not hidden).
    */
   async explainVisibility(scope: WorkspaceScope, memoryId: string): Promise<VisibilityExplanationRow | null> {
     const readable = this.memories({ ...scope, agentScope: { kind: 'all' } }, 'read', 'r')
@@ -293,7 +391,8 @@ export class MemoryAccess {
       .addSelect('e.agent_id', 'agent_id')
       .addSelect('e.visibility', 'visibility')
       .addSelect('e.deleted_at IS NOT NULL', 'deleted')
-      .addSelect('e.expired_at IS NOT NULL', 'superseded')
+      .addSelect('e.superseded_at IS NOT NULL', 'superseded')
+      .addSelect('e.expires_at IS NOT NULL AND e.expires_at <= now()', 'expired')
       .addSelect(`EXISTS (${readable.getQuery()})`, 'visible')
       // NULL (a personal row has no agent) counts as "does not hold".
       .addSelect(`COALESCE(${rules.owner}, FALSE)`, 'owner')
@@ -341,19 +440,14 @@ export class MemoryAccess {
       `DELETE FROM memory_access_counts c
         WHERE c.user_id = $1 AND c.memory_id = $2
           AND NOT EXISTS (SELECT 1 FROM memories m
-                           WHERE m.user_id = $1 AND m.id = $2 AND m.deleted_at IS NULL AND m.expired_at IS NULL)`,
+                           WHERE m.user_id = $1 AND m.id = $2 AND m.deleted_at IS NULL AND m.superseded_at IS NULL)`,
       [userId, memoryId],
     );
   }
 
-  async insertMemories(rows: NewMemory[]): Promise<void> {
-    if (rows.length === 0) return;
-    await this.manager
-      .createQueryBuilder()
-      .insert()
-      .into(MemoryEntity)
-      .values(rows as QueryDeepPartialEntity<MemoryEntity>[])
-      .execute();
+  /** New rows (and their `created` versions) without audit events: tests and scripts. */
+  async insertMemories(rows: NewMemory[], actor: Actor = { keyId: null, requestId: null }): Promise<void> {
+    await this.insertMemoriesAudited(rows, actor, []);
   }
 
   /**
@@ -368,13 +462,24 @@ export class MemoryAccess {
       .createQueryBuilder()
       .insert()
       .into(MemoryEntity)
-      .values(rows as QueryDeepPartialEntity<MemoryEntity>[])
+      .values(rows.map((row) => ({ ...row, version: 1 })) as QueryDeepPartialEntity<MemoryEntity>[])
       .updateEntity(false)
+      .returning('user_id, id, content, metadata, visibility, expires_at, workspace_id, agent_id')
       .getQueryAndParameters();
-    if (events.length === 0) return void (await this.manager.query(insertSql, insertParameters));
-    const audit = auditInsert(actor, events, insertParameters.length);
-    await this.manager.query(`WITH stored AS (${insertSql}), audited AS (${audit.sql}) SELECT 1`, [
-      ...insertParameters,
+    // Each new row's `created` version (its agent is the row's own), in the same statement.
+    const keyParameter = insertParameters.length + 1;
+    const versioned = `versioned AS (
+        INSERT INTO memory_versions (user_id, memory_id, version, change, content, metadata, visibility, expires_at, workspace_id, agent_id, key_id)
+        SELECT s.user_id, s.id, 1, 'created', s.content, s.metadata, s.visibility, s.expires_at, s.workspace_id, s.agent_id, CAST($${keyParameter} AS uuid)
+          FROM stored s)`;
+    const parameters = [...insertParameters, actor.keyId];
+    if (events.length === 0) {
+      await this.manager.query(`WITH stored AS (${insertSql}), ${versioned} SELECT 1`, parameters);
+      return;
+    }
+    const audit = auditInsert(actor, events, parameters.length);
+    await this.manager.query(`WITH stored AS (${insertSql}), ${versioned}, audited AS (${audit.sql}) SELECT 1`, [
+      ...parameters,
       ...audit.parameters,
     ]);
   }
@@ -393,8 +498,9 @@ export class MemoryAccess {
 
   // ---- grants: every statement is gated by the `owner` predicate on the memory ----
 
+  /** The owner's memory, expired or not (its owner still manages it until it is purged). */
   private ownedMemory(scope: WorkspaceScope, memoryId: string): SelectQueryBuilder<MemoryEntity> {
-    return this.memories(scope, 'owner').andWhere('m.id = :memoryId', { memoryId });
+    return this.memories(scope, 'owner', 'm', { kind: 'current-with-expired' }).andWhere('m.id = :memoryId', { memoryId });
   }
 
   /** Whether the caller owns a live memory with that id, and its visibility. */
@@ -499,4 +605,9 @@ export class MemoryAccess {
 function sameSettings(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
   const names = Object.keys(a);
   return names.length === Object.keys(b).length && names.every((name) => b[name] === a[name]);
+}
+
+/** The agent a change is made by: the caller's agent in a workspace, none in user scope. */
+function changingAgent(scope: MemoryScope): string | null {
+  return scope.kind === 'workspace' ? scope.agentId : null;
 }

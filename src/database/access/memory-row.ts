@@ -22,6 +22,9 @@ export const MEMORY_COLUMNS = [
   'trust_score',
   'created_at',
   'updated_at',
+  'version',
+  'expires_at',
+  'valid_until',
 ] as const;
 
 export type MemoryRow = Record<(typeof MEMORY_COLUMNS)[number], unknown>;
@@ -46,5 +49,8 @@ export function toMemory(r: MemoryRow): MemoryEntity {
   m.trustScore = Number(r.trust_score);
   m.createdAt = r.created_at as Date;
   m.updatedAt = r.updated_at as Date;
+  m.version = Number(r.version);
+  m.expiresAt = (r.expires_at as Date | null) ?? null;
+  m.validUntil = (r.valid_until as Date | null) ?? null;
   return m;
 }

@@ -48,6 +48,13 @@ export class MemoryEntity {
   @Column('timestamptz', { name: 'created_at' }) createdAt: Date;
   @Column('timestamptz', { name: 'updated_at' }) updatedAt: Date;
   @Column('timestamptz', { name: 'deleted_at', nullable: true, select: false }) deletedAt: Date | null;
-  @Column('timestamptz', { name: 'expired_at', nullable: true, select: false }) expiredAt: Date | null;
+  /** When ingest superseded this row (migration 1763700200000 renamed it from expired_at). */
+  @Column('timestamptz', { name: 'superseded_at', nullable: true, select: false }) supersededAt: Date | null;
+  /** 1 at creation, +1 per change; each version is a row of memory_versions. */
+  @Column('integer') version: number;
+  /** When the memory stops being returned (null: never). Purged EXPIRED_RETENTION_DAYS later. */
+  @Column('timestamptz', { name: 'expires_at', nullable: true }) expiresAt: Date | null;
+  /** Set to the successor's created_at when superseded (valid time; null: still valid). */
+  @Column('timestamptz', { name: 'valid_until', nullable: true }) validUntil: Date | null;
   @Column('uuid', { name: 'superseded_by', nullable: true, select: false }) supersededBy: string | null;
 }

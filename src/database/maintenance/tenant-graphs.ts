@@ -17,7 +17,7 @@ import type { MemoryScope } from '../../common/scope/memory-scope';
  * workspace), this builds a partial HNSW index on the user's partition whose predicate is
  * exactly the scope's rows:
  *
- *   user_id = '<user>' AND workspace_id IS NULL|= '<workspace>' AND deleted_at IS NULL AND expired_at IS NULL
+ *   user_id = '<user>' AND workspace_id IS NULL|= '<workspace>' AND deleted_at IS NULL AND superseded_at IS NULL
  *
  * Every read of that scope carries those same conditions (applyMemoryScope), so when the
  * statement is planned with its values (the HNSW plan runs with plan_cache_mode =
@@ -100,7 +100,7 @@ export function tenantGraphName(scope: TenantScope): string {
 export function tenantGraphPredicate(scope: TenantScope): string {
   if (scope.workspaceId !== null && !UUID.test(scope.workspaceId)) throw new Error(`not a workspace id: ${scope.workspaceId}`);
   const workspace = scope.workspaceId === null ? 'workspace_id IS NULL' : `workspace_id = ${escapeLiteral(scope.workspaceId)}::uuid`;
-  return `user_id = ${escapeLiteral(scope.userId)} AND ${workspace} AND deleted_at IS NULL AND expired_at IS NULL`;
+  return `user_id = ${escapeLiteral(scope.userId)} AND ${workspace} AND deleted_at IS NULL AND superseded_at IS NULL`;
 }
 
 /**
@@ -111,7 +111,7 @@ export async function largeScopes(client: Client, minRows: number): Promise<Larg
   const { rows } = await client.query<{ user_id: string; workspace_id: string | null; live_rows: string }>(
     `SELECT user_id, workspace_id, count(*) AS live_rows
        FROM memories
-      WHERE deleted_at IS NULL AND expired_at IS NULL
+      WHERE deleted_at IS NULL AND superseded_at IS NULL
       GROUP BY user_id, workspace_id
      HAVING count(*) >= $1`,
     [minRows],

@@ -4,7 +4,7 @@ import { IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
 import { LowerCase, ToInt } from '../../common/validation/transforms';
 import { UUID_EXAMPLE } from '../../openapi/scope.schema';
 import { ScopeFieldsDto } from './scope-fields.dto';
-import { PageLimit, SourceSiteFilter } from './shared-fields';
+import { IncludeExpiredFlag, PageLimit, SourceSiteFilter } from './shared-fields';
 
 export class ListQueryDto extends ScopeFieldsDto {
   @PageLimit(20)
@@ -32,4 +32,7 @@ export class ListQueryDto extends ScopeFieldsDto {
   @IsUUID('all', { message: 'episode_id must be a valid UUID' })
   @LowerCase()
   episode_id?: string;
+
+  @IncludeExpiredFlag()
+  include_expired?: boolean;
 }

@@ -1,7 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsInt, IsOptional, IsString, Length, Max, Min, ValidateIf } from 'class-validator';
 
+import { IsTimestamp, TIMESTAMP_FORMAT_HINT } from '../../common/validation/timestamp';
 import { ToInt } from '../../common/validation/transforms';
 import { LIMITS } from './limits';
 
@@ -36,4 +38,30 @@ export const SourceSiteFilter = (): PropertyDecorator =>
     IsOptional(),
     IsString({ message: 'source_site must be a string' }),
     Length(1, LIMITS.sourceSite, { message: `source_site must be 1 to ${LIMITS.sourceSite} characters` }),
+  );
+
+/**
+ * `expires_at` (CONTRACT section 12): when the memory stops being returned; `null` on PATCH
+ * clears it (the request-input middleware keeps that one null). RFC 3339 or a date.
+ */
+export const ExpiresAtField = (description: string): PropertyDecorator =>
+  applyDecorators(
+    ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description, example: '2026-12-31T00:00:00Z' }),
+    IsOptional(),
+    ValidateIf((_object: object, value: unknown) => value !== null),
+    IsTimestamp({ message: `expires_at must be ${TIMESTAMP_FORMAT_HINT} (or null to clear it)` }),
+  );
+
+/** `include_expired=true` on get and list: expired memories too (CONTRACT section 12). */
+export const IncludeExpiredFlag = (): PropertyDecorator =>
+  applyDecorators(
+    ApiPropertyOptional({
+      type: Boolean,
+      default: false,
+      description: 'Also return memories past their `expires_at` (until they are purged).',
+      example: false,
+    }),
+    IsOptional(),
+    Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value)),
+    IsBoolean({ message: 'include_expired must be true or false' }),
   );

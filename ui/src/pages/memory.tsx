@@ -54,6 +54,9 @@ function RecordView(props: { memory: MemoryRecord }) {
     ['episode', m.episodeId ?? '—'],
     ['created', when(m.createdAt)],
     ['updated', when(m.updatedAt)],
+    ['version', String(m.version)],
+    ['expires', m.expiresAt ? when(m.expiresAt) : 'never'],
+    ['valid until', m.validUntil ? when(m.validUntil) : 'still valid'],
     ['accesses', `${m.accessCount}${m.lastAccessedAt ? `, last ${when(m.lastAccessedAt)}` : ''}`],
   ];
   return (
@@ -125,8 +128,8 @@ function GrantsPanel(props: { memory: MemoryRecord }) {
 }
 
 function HistoryPanel(props: { id: string; input: ScopeInput }) {
-  const { session } = useInspector();
-  const [history] = useLoad(() => fetchHistory(session, props.id, props.input), [props.id, props.input, session]);
+  const { client } = useInspector();
+  const [history] = useLoad(() => fetchHistory(client, props.id, props.input), [props.id, props.input, client]);
   return (
     <section class="panel" aria-labelledby="history-title" data-testid="history" data-state={history.state}>
       <h2 id="history-title">History</h2>
@@ -145,7 +148,7 @@ function HistoryPanel(props: { id: string; input: ScopeInput }) {
             </tr>
           </thead>
           <tbody>
-            {history.value.versions.map((v) => (
+            {history.value.history.versions.map((v) => (
               <tr key={v.version}>
                 <td>{v.version}</td>
                 <td>{v.change}</td>

@@ -14,6 +14,7 @@ const RULE_TEXT = {
 const HIDDEN_TEXT: Record<HiddenBecause, string> = {
   deleted: 'the memory is deleted.',
   superseded: 'the memory was superseded by a newer one.',
+  expired: 'the memory is past its expiry time.',
   personal_memory: 'it is a personal memory of the user (user scope), never read from a workspace.',
   other_workspace: 'it belongs to another workspace.',
   agent_only: 'it is agent_only and this agent is not its owner.',
@@ -102,6 +103,7 @@ export function WhyPanel(props: { memoryId: string; userId: string; workspaceId:
               {result.memory.workspaceId ?? '— (personal)'}
               {result.memory.deleted ? ', deleted' : ''}
               {result.memory.superseded ? ', superseded' : ''}
+              {result.memory.expired ? ', expired' : ''}
             </li>
           </ul>
         </div>
