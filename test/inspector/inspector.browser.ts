@@ -238,7 +238,7 @@ describe('memory inspector in Chromium', () => {
     }
   });
 
-  it('shows a memory: its record, its grants to the owner, and no history where the service has none', async () => {
+  it('shows a memory: its record, its grants to the owner, and its history', async () => {
     const page = await newPage();
     await signIn(page, { key: keys.owner });
     await page

@@ -145,7 +145,7 @@ function MemoryList() {
   const [offset, setOffset] = useState(0);
   const input = scope.ok ? scope.input : null;
   const [page] = useLoad(
-    input ? async () => ({ ...(await client.list({ ...input, limit: pageSize, offset })), asked: `${pageSize}:${offset}` }) : null,
+    input ? async () => ({ ...(await client.list({ ...input, limit: pageSize, offset })), offset, asked: `${pageSize}:${offset}` }) : null,
     [input, pageSize, offset, client],
   );
   const count = page.state === 'done' ? page.value.count : 0;
@@ -183,7 +183,12 @@ function MemoryList() {
           Next page
         </button>
         <span class="muted" role="status" data-testid="list-range">
-          {page.state === 'done' ? (count === 0 ? 'No memories here' : `Memories ${offset + 1}–${offset + count}, newest first`) : ''}
+          {/* From the page on screen, not the one being asked for. */}
+          {page.state === 'done'
+            ? count === 0
+              ? 'No memories here'
+              : `Memories ${page.value.offset + 1}–${page.value.offset + count}, newest first`
+            : ''}
         </span>
       </div>
       <Loading load={page} label="memories" />
