@@ -1,16 +1,18 @@
 /**
  * docs/benchmarks.md: the machine, the corpus, every figure of the run, the targets with a
- * verdict, and the EXPLAIN (ANALYZE, BUFFERS) of each plan. The design notes at the top are
- * fixed text in bench/design-notes.ts; everything else is measured by this run.
+ * verdict, and the EXPLAIN (ANALYZE, BUFFERS) of each plan. The prose around the figures (how
+ * to run, the query design, the history of each round) is fixed text kept as Markdown in
+ * docs/bench-notes/ and copied in as it is; everything else is measured by this run.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { findProjectRoot } from '../src/common/project-root';
 import type { CrossoverRow, EfRow } from './crossover';
 import type { DatabaseKind } from './database';
-import { DESIGN_NOTES } from './design-notes';
-import { KEY_NOTES } from './identity-notes';
 import { idleCapacity, type LoadResult, type Target } from './load';
 import type { ExplainedPlan } from './plans';
 import type { RecallResult } from './recall';
-import { LARGE_SCOPE_NOTES, ROUND_TWO_MORE_NOTES, ROUND_TWO_NOTES } from './round-two-notes';
 import type { SeedResult } from './seed';
 
 export interface CorpusSummary {
@@ -85,6 +87,15 @@ export interface Verdict {
   correctness: boolean;
   /** For recall targets: the value, so CI can apply its own floor (see --min-recall). */
   recall?: number;
+}
+
+/** The fixed sections of the report, in the order they appear (docs/bench-notes/README.md). */
+export const NOTES_BEFORE_RUNS = ['design', 'round-two', 'round-two-records', 'round-two-large-scopes'] as const;
+export const NOTES_AFTER_RUNS = ['api-keys'] as const;
+
+/** One fixed section, read from docs/bench-notes/<name>.md at render time. */
+export function benchNote(name: string): string {
+  return readFileSync(join(findProjectRoot(__dirname), 'docs', 'bench-notes', `${name}.md`), 'utf8');
 }
 
 const f1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '–');
@@ -396,17 +407,14 @@ export function renderReport(machine: Machine, runs: DatabaseRun[]): string {
       'Every figure comes from one run, none is a best of several. PostgreSQL, the service and autocannon share the two cores.',
   );
   out.push('');
-  out.push(DESIGN_NOTES);
-  out.push(ROUND_TWO_NOTES);
-  out.push(ROUND_TWO_MORE_NOTES);
-  out.push(LARGE_SCOPE_NOTES);
+  out.push(...NOTES_BEFORE_RUNS.map(benchNote));
   out.push('');
   for (const run of runs) {
     out.push(renderRun(run));
     out.push('');
   }
   out.push('');
-  out.push(KEY_NOTES);
+  out.push(...NOTES_AFTER_RUNS.map(benchNote));
   return out.join('\n');
 }
 

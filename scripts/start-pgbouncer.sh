@@ -3,7 +3,7 @@
 #
 # Debian bookworm's pgbouncer (1.18) is what CI and the e2e run through PgBouncer use: it has no
 # prepared-statement support in transaction mode, so Atrium must work with unnamed statements
-# only and without session state between transactions (README, "Running several instances").
+# only and without session state between transactions (docs/operations.md, "PgBouncer").
 #
 # Idempotent: installs the package only when missing, and leaves a PgBouncer that already
 # answers on the port alone. Runs it as the postgres system user with its own config and pid

@@ -1,7 +1,7 @@
 /**
  * Per-key token buckets, in this process: each key may spend `perMinute` requests in a burst
  * and regains perMinute / 60 per second. With several instances each has its own buckets, so
- * a key's effective limit is per instance (documented in the README).
+ * a key's effective limit is per instance (documented in docs/security.md).
  */
 export class KeyRateLimiter {
   private readonly buckets = new Map<string, { tokens: number; at: number; perMinute: number }>();

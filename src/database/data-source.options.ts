@@ -49,7 +49,7 @@ export function buildDataSourceOptions(target: DatabaseTarget, env: AppEnv, rout
           max: poolSize,
           // A startup parameter: PgBouncer refuses the connection over it ("unsupported startup
           // parameter"), so through a pooler the timeout comes from the server's own settings
-          // (ALTER ROLE ... SET statement_timeout, or postgresql.conf), as README says.
+          // (ALTER ROLE ... SET statement_timeout, or postgresql.conf), as docs/operations.md says.
           ...(direct && env.DATABASE_STATEMENT_TIMEOUT_MS > 0 ? { statement_timeout: env.DATABASE_STATEMENT_TIMEOUT_MS } : {}),
           idleTimeoutMillis: 30000,
           connectionTimeoutMillis: 10000,

@@ -295,7 +295,7 @@ export const ENV_SCHEMA = {
   LLM_TIMEOUT_MS: { description: 'Timeout of one chat-completions request', default: 20000, parse: int(100, 600000) },
   QUERY_EMBEDDING_CACHE_SIZE: { description: 'Entries in the LRU cache of query embeddings', default: 1000, parse: int(0, 1000000) },
   AUTH_MODE: {
-    description: 'off (scope taken from the request parameters) or api_key (every /v1 route needs an API key; see Securing a deployment)',
+    description: 'off (scope taken from the request parameters) or api_key (every /v1 route needs an API key; docs/security.md)',
     default: 'off' as const,
     parse: oneOf('off', 'api_key'),
   },

@@ -4,10 +4,9 @@
  * V8 fixes its heap limits when the process starts; setting the flag from inside the process
  * (v8.setFlagsFromString) does not change them. So the bound is a command-line flag: `npm start`
  * and docker/Dockerfile start `node --max-old-space-size=$ATRIUM_MAX_OLD_SPACE_MB` (default
- * 192). Without it V8 sizes the old generation from the machine's memory (about 4 GB here) and
- * lets garbage accumulate: the service's RSS reached ~330-345 MB under the 32-client
- * benchmark load against ~195 MB with the bound; the price is more frequent collection, a
- * little more CPU per request (docs/benchmarks.md, "Round two, continued").
+ * 192). Without it V8 sizes the old generation from the machine's memory and lets garbage
+ * accumulate; with it the RSS stays bounded under load, for a little more CPU per request
+ * spent collecting (docs/performance.md, "Memory", has the figures).
  *
  * The application cannot apply the variable itself; it validates it with the rest of the
  * environment and warns at boot when the process runs with a different limit (started with

@@ -13,8 +13,8 @@ import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
  *
  * The cost is one pass over the visible rows for N and the average length, plus the
  * matching rows (the GIN index on content_tsv finds them) unnested to their query lexemes.
- * On a large scope the pass is most of it (158 of 263 ms on a 72,000-row scope at 1M
- * memories), so large scopes reuse N and avgdl for a minute (Bm25Population).
+ * On a large scope the pass is most of it (docs/benchmarks.md, "Round two, large scopes",
+ * step 8), so large scopes reuse N and avgdl for a minute (Bm25Population).
  *
  * Lexemes are PostgreSQL's `english` configuration (stemmed, stop words removed); a memory's
  * length is its number of distinct lexemes (`length(tsvector)`), its term frequency the
@@ -22,8 +22,8 @@ import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
  */
 /**
  * Tuned on the LoCoMo dev conversations (docs/retrieval.md): short chat turns want less
- * length normalisation and an earlier saturation than the textbook 1.2 / 0.75 (lexical-only
- * recall@10 0.630 at 1.2 / 0.75, 0.639 here).
+ * length normalisation and an earlier saturation than the textbook 1.2 / 0.75 (the recall of
+ * both is in docs/retrieval.md, "Figures step by step").
  */
 export const BM25_K1 = 0.9;
 export const BM25_B = 0.4;

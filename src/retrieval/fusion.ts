@@ -7,12 +7,10 @@ import type { ScoredRow } from './vector-search';
  * A score blend, not reciprocal rank fusion: each side is scaled to [0, 1] over the
  * candidates of this query (BM25 divided by the best BM25; cosine similarity min-max scaled
  * over the union), and relevance = 0.8 x lexical + 0.2 x vector. A candidate the lexical list
- * did not return counts 0 on that side. Measured on the LoCoMo dev conversations
- * (docs/retrieval.md, 40 candidates per side): RRF (k = 60, equal weights) 0.500 / 0.593
- * recall@5 / @10, lexical alone 0.576 / 0.639, vector alone 0.429 / 0.498; the blend at
- * 0.8 gave 0.582 / 0.646 (0.7: 0.567 / 0.640 with the older encoder; RRF with k = 5 and
- * 0.75 lexical: 0.572 / 0.645). The vector side is weaker than BM25 here, so an equal vote
- * (plain RRF) pulls good lexical hits down; scores keep how far ahead a strong match is.
+ * did not return counts 0 on that side. On the LoCoMo dev conversations the blend beat plain
+ * RRF, other weights and either side alone (docs/retrieval.md, "Fusion", has every figure).
+ * The vector side is weaker than BM25 here, so an equal vote (plain RRF) pulls good lexical
+ * hits down; scores keep how far ahead a strong match is.
  */
 export const LEXICAL_WEIGHT = 0.8;
 

@@ -5,9 +5,9 @@ import type { ScoredRow } from './vector-search';
 
 const RECENCY_HALF_LIFE_DAYS = 30;
 /**
- * Bonus for candidates dated inside the time a question names (temporal.ts). On the LoCoMo dev
- * conversations 0.3 lifts /search recall@5 from 0.581 to 0.587 (recall@10 0.646 to 0.647; 1.0
- * gave 0.587 / 0.649): it only re-orders candidates, so it helps when the right turn was fetched.
+ * Bonus for candidates dated inside the time a question names (temporal.ts), chosen on the
+ * LoCoMo dev conversations (docs/retrieval.md, "Temporal questions"): it only re-orders
+ * candidates, so it helps when the right turn was fetched.
  */
 const TEMPORAL_BONUS = 0.3;
 

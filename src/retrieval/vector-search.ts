@@ -216,8 +216,8 @@ export class VectorSearch {
    * enable_sort = off keeps the planner on the index for these large scopes (its row
    * estimate for the visibility predicate is often far too low, which makes the btree plan
    * with a sort look cheap when it would read tens of thousands of rows). That setting also
-   * inflates the plan's cost past jit_above_cost, and compiling the query took 160 ms of a
-   * 167 ms search: jit = off.
+   * inflates the plan's cost past jit_above_cost, and compiling the query then took almost all
+   * of a search (docs/benchmarks.md, "Query design"): jit = off.
    */
   async indexedNearest(
     scope: MemoryScope,
@@ -296,9 +296,8 @@ export class VectorSearch {
  * Candidates the HNSW plan takes before the exact re-sort keeps k. On the partition's graph,
  * where a large scope's rows are a minority, k + 90 (at least 2k): recall follows the number of
  * candidates there. On the scope's own graph (a tenant graph) k + 30 (at least 2k) recalls as
- * much for less (1M memories, ef_search 200: 40 candidates gave recall@10 0.995 and 1.000 on
- * the largest user and workspace, as 100 did, at 3.2 and 4.6 ms against 3.9 and 6.8 ms;
- * docs/benchmarks.md). Public for the benchmark, which sweeps it.
+ * much for less (docs/benchmarks.md, "Round two, large scopes", step 7). Public for the
+ * benchmark, which sweeps it.
  */
 export function hnswOverFetch(k: number, ownGraph = false): number {
   return Math.max(2 * k, k + (ownGraph ? 30 : 90));

@@ -145,10 +145,11 @@ export function mergeRuntimeChanges(base: RuntimeConfig, changes: RuntimeConfigC
 
 /**
  * De-duplication thresholds per provider, calibrated on pairs of different sentences of real
- * chats (`npm run eval:dedup`, docs/retrieval.md): the highest cosine between two different
- * turns of one LoCoMo dev conversation is 0.967 with `local` (0.95 dropped 17 real turns; 0.98
- * drops none and still catches re-sent and re-cased text) and below 0.95 with `hash`. `openai`
- * keeps 0.95: no such model runs offline here to calibrate it; set DUPLICATE_THRESHOLD.
+ * chats (`npm run eval:dedup`; docs/retrieval.md, "De-duplication threshold per provider"):
+ * with `local`, two different turns of one chat can come close enough that 0.95 drops real
+ * turns, while 0.98 drops none and still catches re-sent and re-cased text; `hash` stays well
+ * below 0.95. `openai` keeps 0.95: no such model runs offline here to calibrate it; set
+ * DUPLICATE_THRESHOLD.
  */
 export function defaultDuplicateThreshold(provider: AppEnv['EMBEDDING_PROVIDER']): number {
   switch (provider) {

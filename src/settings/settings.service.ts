@@ -41,7 +41,7 @@ const SETTINGS_ENV_KEYS = [
  * also compares the stored version with its own, which bounds the delay when a notification
  * is lost or the listener is reconnecting. On the embedded database the poll is the only path:
  * its socket server runs every connection on one backend, so a NOTIFY comes back on the
- * connection that sent it, never on a listening one (README, "Running several instances").
+ * connection that sent it, never on a listening one (docs/operations.md, "The embedded database").
  */
 @Injectable()
 export class SettingsService implements OnModuleInit, OnModuleDestroy {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { runWorkflow } from '../../examples/agent-workflow';
 import { createTestApp, type TestApp } from '../support/test-app';
 
-/** The README's workflow example, run against the real server so it cannot rot. */
+/** The workflow example of docs/api.md, run against the real server so it cannot rot. */
 describe('examples/agent-workflow.ts', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -14,7 +14,7 @@ describe('examples/agent-workflow.ts', () => {
     await t.close();
   });
 
-  it('shows visibility, a grant and a lesson the way the README describes', async () => {
+  it('shows visibility, a grant and a lesson the way docs/api.md describes', async () => {
     const { port } = t.app.getHttpServer().address() as AddressInfo;
     const lines: string[] = [];
     const result = await runWorkflow(`http://127.0.0.1:${port}`, (line) => lines.push(line));

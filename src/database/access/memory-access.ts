@@ -282,8 +282,7 @@ export class MemoryAccess {
       // The counts come from scalar subqueries on the visible row's own user and id: columns,
       // never rows, and a primary-key probe per returned row whatever the statistics say. (As
       // a LEFT JOIN, the generic plan of a workspace list on a large user materialized all of
-      // the user's counts and compared every listed row with each: 5.2 ms for 20 rows against
-      // 4,446 counts at 1M memories; docs/benchmarks.md.)
+      // the user's counts and compared every listed row with each; docs/benchmarks.md, step 9.)
       const counts = (column: string) =>
         `(SELECT ac.${column} FROM memory_access_counts ac WHERE ac.user_id = m.user_id AND ac.memory_id = m.id)`;
       const qb = narrow(

@@ -65,8 +65,8 @@ export function searchStatementSql(candidates: string, gated: boolean, candidate
     : '';
   // The gates close the LIMIT rather than filter rows: a LIMIT of 0 never pulls from the scan
   // below it, and an open one costs nothing per row, where a WHERE on these one-time
-  // conditions added a Result node that every candidate row passed through (0.28 ms on a
-  // scope of 1,440 rows, against 0.05 ms this way; docs/benchmarks.md).
+  // conditions added a Result node that every candidate row passed through (measured in
+  // docs/benchmarks.md, "API-key authentication").
   const conditions = [
     ...(gated ? [`NOT EXISTS (SELECT 1 FROM lesson_hits WHERE severity = 'critical')`] : []),
     ...(keyChecked ? ['(SELECT ok FROM live_key)'] : []),

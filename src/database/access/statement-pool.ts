@@ -11,7 +11,7 @@ import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
  * chooses between a prepared statement's generic plan and a custom plan per execution, and on
  * the hash-partitioned memories table it always picks the custom plan (the generic plan's cost
  * counts all 16 partitions, since it can only prune at run time), so it keeps planning every
- * request (about 0.5 ms) and the statement saves only the parse. Forcing the generic plan
+ * request and the statement saves only the parse. Forcing the generic plan
  * fixes that, and run-time pruning still reads one partition through the scope index (EXPLAIN
  * in docs/benchmarks.md, round two). The setting is only safe for statements written for it,
  * so it is not applied to the main pool, where TypeORM's unnamed statements keep their custom

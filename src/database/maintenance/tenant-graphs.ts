@@ -10,8 +10,8 @@ import type { MemoryScope } from '../../common/scope/memory-scope';
  * A user's memories live in one hash partition, and that partition's HNSW graph also holds
  * every other user hashed there and all of this user's other scopes. A large scope's search
  * therefore walks a graph in which its own rows are a minority: the filter throws most of what
- * the walk finds away, which costs time and, on the largest workspaces, recall
- * (docs/benchmarks.md: 0.984-0.990 at 1M memories, 54-84 ms p50).
+ * the walk finds away, which costs time and, on the largest workspaces, recall (the before and
+ * after are in docs/benchmarks.md, "Round two, large scopes").
  *
  * For a scope with at least `minRows` live memories (a user's personal memories, or one
  * workspace), this builds a partial HNSW index on the user's partition whose predicate is

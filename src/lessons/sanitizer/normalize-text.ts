@@ -123,8 +123,8 @@ export function normalizeText(content: string): NormalizedText {
 
 /**
  * Strings built by replace callbacks from a two-byte input stay two-byte in V8 even when every
- * character fits in Latin-1, and the regex engine runs several times slower on them (measured:
- * 60 ms against 10 ms for all rules over 100k characters). Re-encoding is one cheap copy.
+ * character fits in Latin-1, and the regex engine runs several times slower on them
+ * (`npm run bench:sanitizer` shows it on the pathological inputs). Re-encoding is one cheap copy.
  */
 function compact(text: string): string {
   return text.length > 200 && !/[^\x00-\xff]/.test(text) ? Buffer.from(text, 'latin1').toString('latin1') : text;

@@ -31,7 +31,8 @@ function anyFound(anchors: number[], found: Uint8Array): boolean {
 /**
  * Runs a rule set over the normalised text and its matching copies, reporting each rule at most
  * once. Patterns whose literal anchors (pattern-anchors.ts) are absent are skipped: with a few
- * hundred multilingual patterns this is what keeps a typical memory well under 0.2 ms.
+ * hundred multilingual patterns this is what keeps a typical memory cheap to judge
+ * (docs/security.md, "Cost").
  */
 export class RuleMatcher {
   private readonly index: AnchorIndex;
