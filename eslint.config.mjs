@@ -16,6 +16,7 @@ export default tseslint.config(
       'jest.faults.config.js',
       'jest.instances.config.js',
       'jest.browser.config.js',
+      'jest.integrations.config.js',
     ],
   },
   ...tseslint.configs.recommended,
