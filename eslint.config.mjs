@@ -1,7 +1,12 @@
 // Flat config: typescript-eslint recommended rules plus the house rules that protect scope.
+// The restricted-syntax and restricted-import lists are built once in eslint.one-door.mjs and
+// applied once per file group below (a later setting of the same rule would replace, not add).
 import tseslint from 'typescript-eslint';
 
-import { oneDoor } from './eslint.one-door.mjs';
+import { BASE_SYNTAX, DOOR_EXEMPTIONS, DOOR_SYNTAX, PROBE_EXEMPTIONS, restrictedImports } from './eslint.one-door.mjs';
+
+const exempt = DOOR_EXEMPTIONS.map((e) => e.files);
+const probes = PROBE_EXEMPTIONS.map((e) => e.files);
 
 export default tseslint.config(
   {
@@ -24,37 +29,27 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'off',
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "CallExpression[callee.property.name='only'][callee.object.name=/^(it|describe|test)$/]",
-          message: 'Focused tests hide failures.',
-        },
-        {
-          selector: "CallExpression[callee.property.name='skip'][callee.object.name=/^(it|describe|test)$/]",
-          message: 'Skipped tests hide failures.',
-        },
-      ],
     },
+  },
+  // Group 1: every file outside src/ (tests, bench, scripts) and the two exempt folders.
+  { rules: { 'no-restricted-syntax': ['error', ...BASE_SYNTAX] } },
+  // Group 2: src/ outside the exemptions: the tenant rules (each exemption and its reason: eslint.one-door.mjs).
+  {
+    files: ['src/**/*.ts'],
+    ignores: exempt,
+    rules: { 'no-restricted-syntax': ['error', ...BASE_SYNTAX, ...DOOR_SYNTAX] },
+  },
+  // Imports: outside src/database no TypeORM handle (but the probes); outside the door no door internals.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/database/**', ...probes],
+    rules: { 'no-restricted-imports': restrictedImports({ typeorm: true }) },
   },
   {
-    // Repositories must not replace or widen the visibility predicate added by database/visibility.ts.
-    files: ['src/**/*.repository.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "CallExpression[callee.property.name='orWhere']",
-          message: 'orWhere on a scoped builder can widen visibility; use Brackets inside andWhere.',
-        },
-        {
-          selector: "CallExpression[callee.property.name='where']",
-          message: '.where() replaces the visibility predicate that MemoryAccess added; use andWhere.',
-        },
-      ],
-    },
+    files: ['src/database/**/*.ts', ...probes],
+    ignores: ['src/database/access/**'],
+    rules: { 'no-restricted-imports': restrictedImports({ typeorm: false }) },
   },
-  ...oneDoor,
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },

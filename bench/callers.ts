@@ -6,8 +6,8 @@
 import type { DataSource } from 'typeorm';
 
 import type { AgentScope, MemoryScope } from '../src/common/scope/memory-scope';
+import { applyMemoryScope } from '../src/database/access/visibility';
 import { MemoryEntity } from '../src/database/entities/memory.entity';
-import { applyMemoryScope } from '../src/database/visibility';
 import { DEFAULT_VECTOR_SEARCH_TUNING } from '../src/retrieval/vector-search';
 import { queryText, type CorpusPlan, type UserPlan, type WorkspacePlan } from './corpus';
 import type { Caller, SizeClass, Target } from './load';

@@ -185,8 +185,8 @@ async function timeKeyParts(app: NestExpressApplication, key: string, user: stri
   for (let i = 0; i < 2000; i++) {
     const vector = seededUnitVector(100_000 + (i % 50));
     const runs = [
-      () => time(parts.plain, () => search.gatedNearest(scope, vector, 10, {}, null)),
-      () => time(parts.checked, () => search.gatedNearest(scope, vector, 10, {}, null, 'read', recheck)),
+      () => time(parts.plain, () => search.gatedNearest(scope, vector, { k: 10 })),
+      () => time(parts.checked, () => search.gatedNearest(scope, vector, { k: 10, recheck })),
     ];
     for (const run of i % 2 === 0 ? runs : runs.reverse()) {
       if ((await run()).rows.length !== 10) throw new Error('the statement did not find 10 rows');

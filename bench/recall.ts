@@ -16,10 +16,10 @@
 import type { DataSource, SelectQueryBuilder } from 'typeorm';
 
 import type { MemoryScope } from '../src/common/scope/memory-scope';
+import { bm25Statement } from '../src/database/access/bm25-statement';
+import { applyMemoryScope } from '../src/database/access/visibility';
 import { MemoryEntity } from '../src/database/entities/memory.entity';
-import { applyMemoryScope } from '../src/database/visibility';
 import { HashEmbeddingProvider } from '../src/embeddings/hash.provider';
-import { bm25Statement } from '../src/retrieval/bm25-sql';
 import { fuseAndRescore, searchableWords } from '../src/retrieval/ranking';
 import type { ScoredRow } from '../src/retrieval/vector-search';
 import { CORPUS_NOW } from './corpus';

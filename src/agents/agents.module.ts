@@ -1,14 +1,12 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 
-import { AgentEntity } from '../database/entities/agent.entity';
+import { AgentsRepository } from '../database/agents.repository';
 import { AgentsController } from './agents.controller';
 import { AgentsService } from './agents.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([AgentEntity])],
   controllers: [AgentsController],
-  providers: [AgentsService],
+  providers: [AgentsRepository, AgentsService],
   exports: [AgentsService],
 })
 export class AgentsModule {}

@@ -15,10 +15,12 @@ import { MemoriesModule } from '../memories/memories.module';
 import { MetricsModule } from '../metrics/metrics.module';
 import { RetrievalModule } from '../retrieval/retrieval.module';
 import { SettingsModule } from '../settings/settings.module';
+import { RouteOrder } from './route-order';
 
 /**
- * Module order matters for routing: fixed paths under /v1/memories (health, config, lessons)
- * are registered before the memories module's `/:id` routes.
+ * The feature modules, in any order: RouteOrder puts fixed paths (lessons, health, config)
+ * ahead of the `/:id` routes they share a prefix with (app/route-order.ts), so no route
+ * depends on which module registered first.
  */
 @Module({})
 export class AppModule {
@@ -41,6 +43,7 @@ export class AppModule {
         MemoriesModule,
         InspectorModule,
       ],
+      providers: [RouteOrder],
     };
   }
 }

@@ -1,3 +1,4 @@
+import type { DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 
@@ -9,9 +10,14 @@ import { configureApp } from './app.setup';
 /**
  * Build the application for an already validated environment. Used by main.ts and by the
  * e2e tests, so both run exactly the same stack. Errors propagate (no process.exit here).
+ * `root`: the module tree (AppModule.register(env); a test passes it with its imports reordered).
  */
-export async function createApp(env: AppEnv, logger = new JsonLogger(env.LOG_LEVEL)): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(env), {
+export async function createApp(
+  env: AppEnv,
+  logger = new JsonLogger(env.LOG_LEVEL),
+  root: DynamicModule = AppModule.register(env),
+): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(root, {
     logger,
     bodyParser: false,
     abortOnError: false,

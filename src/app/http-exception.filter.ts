@@ -1,46 +1,13 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 
-import { assertNever, DomainError, DomainErrorCode } from '../common/errors/domain-error';
+import { DOMAIN_ERRORS, DomainError, type DomainErrorCode } from '../common/errors/domain-error';
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../database/database-errors';
 import { EmbeddingProviderError } from '../embeddings/embedding-provider';
 
-/** HTTP status for each domain error code. Exhaustive: a new code is a compile error here. */
+/** HTTP status for each domain error code (DOMAIN_ERRORS, the one table). */
 export function statusForCode(code: DomainErrorCode): number {
-  switch (code) {
-    case 'VALIDATION_FAILED':
-    case 'CONFIG_STARTUP_ONLY_FIELDS':
-      return HttpStatus.BAD_REQUEST;
-    case 'UNSUPPORTED_MEDIA_TYPE':
-      return HttpStatus.UNSUPPORTED_MEDIA_TYPE;
-    case 'MEMORY_NOT_FOUND':
-    case 'LESSON_NOT_FOUND':
-    case 'GRANT_NOT_FOUND':
-    case 'KEY_NOT_FOUND':
-    case 'ROUTE_NOT_FOUND':
-      return HttpStatus.NOT_FOUND;
-    case 'UNAUTHENTICATED':
-    case 'ADMIN_UNAUTHENTICATED':
-      return HttpStatus.UNAUTHORIZED;
-    case 'SCOPE_MISMATCH':
-    case 'NOT_MEMORY_OWNER':
-      return HttpStatus.FORBIDDEN;
-    case 'CONFLICT':
-      return HttpStatus.CONFLICT;
-    case 'CONTENT_BLOCKED':
-      return HttpStatus.UNPROCESSABLE_ENTITY;
-    case 'RATE_LIMITED':
-      return HttpStatus.TOO_MANY_REQUESTS;
-    case 'CONFIG_MUTATION_DISABLED':
-      return HttpStatus.GONE;
-    case 'EMBEDDING_PROVIDER_BAD_RESPONSE':
-      return HttpStatus.BAD_GATEWAY;
-    case 'EMBEDDING_PROVIDER_UNAVAILABLE':
-    case 'DATABASE_UNAVAILABLE':
-      return HttpStatus.SERVICE_UNAVAILABLE;
-    default:
-      return assertNever(code);
-  }
+  return DOMAIN_ERRORS[code].status;
 }
 
 export interface ErrorBody {

@@ -51,7 +51,7 @@ export class AdminController {
   @Delete('keys/:id')
   @ApiOperation({ summary: 'Revoke an API key', description: 'Takes effect on the very next request.' })
   @ApiOkResponse({ type: SuccessDoc, description: 'Revoked.' })
-  @ApiErrors({ 400: ['id must be a valid UUID'], 404: ['API key not found'] })
+  @ApiErrors({ 400: ['id must be a valid UUID'], errors: ['KEY_NOT_FOUND'] })
   revokeKey(@Param() p: ApiKeyIdParams, @CallerActor() actor: Actor) {
     return this.admin.revokeKey(p.id, actor);
   }

@@ -87,6 +87,10 @@ export class HttpTransport {
       if (raw.status >= 200 && raw.status < 300) return { status: raw.status, data: parseSuccess(raw, request) };
       const error = toAtriumError(raw, request);
       if (retry >= policy.attempts || !policy.on.has(raw.status)) throw error;
+      // A write that is not safe to repeat is retried only after a 429: the rate limit refuses
+      // before any work. A 503 can come from a connection lost while the write committed, so
+      // repeating it could store twice.
+      if (!request.idempotent && raw.status !== 429) throw error;
       const delay = statusRetryDelay(policy, retry, parseRetryAfter(raw.headers.get('retry-after')));
       if (delay === undefined) throw error;
       await sleep(delay, call.signal);

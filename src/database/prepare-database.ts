@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 
 import { migrationContext } from '../../migrations/migration-context';
-import { countForeignVectors } from './foreign-vectors';
+import { countForeignVectors } from './maintenance/foreign-vectors';
 import { DatabaseStartupError, ensureEmbeddingDimensions, ensurePgvector } from './pgvector';
 
 /** Arbitrary constant: serialises migrations across Atrium instances starting together. */

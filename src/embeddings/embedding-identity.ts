@@ -1,7 +1,6 @@
 import type { AppEnv } from '../env/env.schema';
+import { EMBEDDING_PROVIDERS } from './create-embedding-provider';
 import type { EmbeddingProvider } from './embedding-provider';
-import { HASH_EMBEDDING_MODEL } from './hash.provider';
-import { LOCAL_EMBEDDING_MODEL } from './local/local.provider';
 
 /**
  * Which embedder made a vector: `provider/model/dimensions`, e.g.
@@ -20,19 +19,20 @@ export function identityOf(provider: Pick<EmbeddingProvider, 'name' | 'model' | 
   return `${provider.name}/${provider.model}/${provider.dimensions}`;
 }
 
+type ProviderEnv = Pick<AppEnv, 'EMBEDDING_PROVIDER' | 'EMBEDDING_MODEL' | 'EMBEDDING_DIMENSIONS'>;
+
 /** The identity the configured provider will have, without loading it. */
-export function configuredIdentity(
-  env: Pick<AppEnv, 'EMBEDDING_PROVIDER' | 'EMBEDDING_MODEL' | 'EMBEDDING_DIMENSIONS'>,
-): EmbeddingIdentity {
-  const model = (() => {
-    switch (env.EMBEDDING_PROVIDER) {
-      case 'local':
-        return LOCAL_EMBEDDING_MODEL;
-      case 'hash':
-        return HASH_EMBEDDING_MODEL;
-      case 'openai':
-        return env.EMBEDDING_MODEL;
-    }
-  })();
-  return `${env.EMBEDDING_PROVIDER}/${model}/${env.EMBEDDING_DIMENSIONS}`;
+export function configuredIdentity(env: ProviderEnv): EmbeddingIdentity {
+  return `${env.EMBEDDING_PROVIDER}/${configuredModel(env)}/${env.EMBEDDING_DIMENSIONS}`;
+}
+
+/** The configured provider's model: its own, or EMBEDDING_MODEL for a provider that takes one. */
+export function configuredModel(env: Pick<ProviderEnv, 'EMBEDDING_PROVIDER' | 'EMBEDDING_MODEL'>): string {
+  const model = EMBEDDING_PROVIDERS[env.EMBEDDING_PROVIDER].model;
+  return model.from === 'EMBEDDING_MODEL' ? env.EMBEDDING_MODEL : model.name;
+}
+
+/** `embedding_model` of GET /v1/config: EMBEDDING_MODEL for a provider that takes one, else the provider's name. */
+export function configuredModelOnWire(env: Pick<ProviderEnv, 'EMBEDDING_PROVIDER' | 'EMBEDDING_MODEL'>): string {
+  return EMBEDDING_PROVIDERS[env.EMBEDDING_PROVIDER].model.from === 'EMBEDDING_MODEL' ? env.EMBEDDING_MODEL : env.EMBEDDING_PROVIDER;
 }

@@ -1,3 +1,5 @@
+import type { EMBEDDING_PROVIDER_NAMES } from '../env/env.schema';
+
 /**
  * What every embedding backend offers the rest of Atrium.
  *
@@ -16,7 +18,7 @@ export interface EmbeddingProvider {
   close?(): Promise<void>;
 }
 
-export type EmbeddingProviderName = 'local' | 'hash' | 'openai';
+export type EmbeddingProviderName = (typeof EMBEDDING_PROVIDER_NAMES)[number];
 
 export interface EmbeddingProviderOptions {
   provider: EmbeddingProviderName;

@@ -66,8 +66,15 @@ const memorySize: Parser<string> = (raw, name) => {
     : fail(name, `must be a size such as 512MB (a whole number with kB, MB or GB), got "${raw}"`);
 };
 
+/**
+ * The embedding providers (EMBEDDING_PROVIDER): the one list. Each needs an entry in
+ * EMBEDDING_PROVIDERS (src/embeddings/create-embedding-provider.ts), a Record over this union,
+ * so a name added here without its entry does not compile.
+ */
+export const EMBEDDING_PROVIDER_NAMES = ['local', 'hash', 'openai'] as const;
+
 const oneOf =
-  <T extends string>(...values: T[]): Parser<T> =>
+  <T extends string>(...values: readonly T[]): Parser<T> =>
   (raw, name) => {
     const value = raw.trim().toLowerCase() as T;
     if (!values.includes(value)) fail(name, `must be one of ${values.join(', ')}, got "${raw}"`);
@@ -268,7 +275,7 @@ export const ENV_SCHEMA = {
   EMBEDDING_PROVIDER: {
     description: 'local (offline GloVe), hash (lexical) or openai (any OpenAI-compatible endpoint)',
     default: 'local' as const,
-    parse: oneOf('local', 'hash', 'openai'),
+    parse: oneOf(...EMBEDDING_PROVIDER_NAMES),
   },
   EMBEDDING_MODEL: { description: 'Model name sent to the openai provider', default: 'text-embedding-3-small', parse: str },
   EMBEDDING_DIMENSIONS: { description: 'Vector size; must match the memories.embedding column', default: 384, parse: int(8, 4096) },

@@ -1,20 +1,20 @@
-import { Body, Controller, Delete, Get, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Res, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 
 import { CallerActor } from '../common/identity/caller.decorator';
 import type { Actor } from '../common/identity/principal';
-import type { MemoryScope } from '../common/scope/memory-scope';
-import { Scope } from '../common/scope/scope.pipe';
+import type { WorkspaceScope } from '../common/scope/memory-scope';
+import { WorkspaceOnly } from '../common/scope/scope.pipe';
 import { WorkspaceAgentGuard } from '../common/scope/workspace-agent.guard';
-import { CreateGrantDto, GrantParams, MemoryIdParams, OwnerScopeQueryDto } from '../memories/dto/memory-id.dto';
-import { ApiErrors, ApiInternalError, ApiKeyAuth, SCOPE_ERRORS, SCOPE_MISMATCH_MESSAGE } from '../openapi/api-errors';
+import { CreateGrantDto, GrantParams, MemoryIdParams } from '../memories/dto/memory-id.dto';
+import { OwnerScopeQuery } from '../memories/dto/scope-query';
+import { ApiErrors, ApiInternalError, ApiKeyAuth, SCOPE_ERRORS } from '../openapi/api-errors';
 import { SuccessDoc } from '../openapi/success.responses';
 import { GrantDoc, GrantListDoc } from './grants.responses';
 import { GrantsService } from './grants.service';
 
-const OWNER_ERRORS = ['id must be a valid UUID', ...SCOPE_ERRORS, 'workspace_id is required: grants exist only for workspace memories'];
-const NOT_OWNER = ['Only the owning agent may manage grants', SCOPE_MISMATCH_MESSAGE];
+const OWNER_ERRORS = ['id must be a valid UUID', ...SCOPE_ERRORS];
 
 @ApiTags('Grants')
 @ApiInternalError()
@@ -34,15 +34,13 @@ export class GrantsController {
   @ApiOkResponse({ type: GrantDoc, description: 'The grant already existed.' })
   @ApiErrors({
     400: [...OWNER_ERRORS, 'grantee_agent_id must be a valid UUID'],
-    403: NOT_OWNER,
-    404: ['Memory not found'],
-    409: ['Grants apply only to restricted memories: set visibility to restricted first'],
+    errors: ['GRANTS_NEED_WORKSPACE', 'NOT_GRANT_OWNER', 'SCOPE_MISMATCH', 'MEMORY_NOT_FOUND', 'GRANT_NEEDS_RESTRICTED'],
     body: true,
   })
   async create(
-    @Scope() scope: MemoryScope,
     @Param() p: MemoryIdParams,
     @Body() dto: CreateGrantDto,
+    @WorkspaceOnly('GRANTS_NEED_WORKSPACE') scope: WorkspaceScope,
     @Res({ passthrough: true }) res: Response,
     @CallerActor() actor: Actor,
   ) {
@@ -54,8 +52,8 @@ export class GrantsController {
   @Get()
   @ApiOperation({ summary: 'List the grants of a memory', description: 'Owning agent only.' })
   @ApiOkResponse({ type: GrantListDoc, description: 'The grants of the memory.' })
-  @ApiErrors({ 400: OWNER_ERRORS, 403: NOT_OWNER, 404: ['Memory not found'] })
-  list(@Scope() scope: MemoryScope, @Param() p: MemoryIdParams, @Query() _q: OwnerScopeQueryDto) {
+  @ApiErrors({ 400: OWNER_ERRORS, errors: ['GRANTS_NEED_WORKSPACE', 'NOT_GRANT_OWNER', 'SCOPE_MISMATCH', 'MEMORY_NOT_FOUND'] })
+  list(@Param() p: MemoryIdParams, @OwnerScopeQuery('GRANTS_NEED_WORKSPACE') scope: WorkspaceScope) {
     return this.grants.list(scope, p.id);
   }
 
@@ -64,10 +62,9 @@ export class GrantsController {
   @ApiOkResponse({ type: SuccessDoc, description: 'Revoked.' })
   @ApiErrors({
     400: [...OWNER_ERRORS, 'grantee_agent_id must be a valid UUID'],
-    403: NOT_OWNER,
-    404: ['Memory not found', 'Grant not found'],
+    errors: ['GRANTS_NEED_WORKSPACE', 'NOT_GRANT_OWNER', 'SCOPE_MISMATCH', 'MEMORY_NOT_FOUND', 'GRANT_NOT_FOUND'],
   })
-  revoke(@Scope() scope: MemoryScope, @Param() p: GrantParams, @Query() _q: OwnerScopeQueryDto, @CallerActor() actor: Actor) {
+  revoke(@Param() p: GrantParams, @OwnerScopeQuery('GRANTS_NEED_WORKSPACE') scope: WorkspaceScope, @CallerActor() actor: Actor) {
     return this.grants.revoke(scope, p.id, p.grantee_agent_id, actor);
   }
 }

@@ -2,16 +2,9 @@ import { Injectable } from '@nestjs/common';
 
 import { DomainError } from '../common/errors/domain-error';
 import type { Actor } from '../common/identity/principal';
-import type { MemoryScope, WorkspaceScope } from '../common/scope/memory-scope';
+import type { WorkspaceScope } from '../common/scope/memory-scope';
 import { MemoriesRepository } from '../memories/memories.repository';
 import { GrantsRepository } from './grants.repository';
-
-const requireWorkspace = (scope: MemoryScope): WorkspaceScope => {
-  if (scope.kind !== 'workspace') {
-    throw new DomainError('VALIDATION_FAILED', 'workspace_id is required: grants exist only for workspace memories');
-  }
-  return scope;
-};
 
 /** Grants on restricted memories, managed by the owning agent only. */
 @Injectable()
@@ -24,20 +17,19 @@ export class GrantsService {
   /** 404 when the caller cannot see the memory, 403 when it sees but does not own it. */
   private async notOwner(scope: WorkspaceScope, memoryId: string): Promise<never> {
     const visible = await this.memories.findForWriter(scope, memoryId);
-    throw visible ? new DomainError('NOT_MEMORY_OWNER', 'Only the owning agent may manage grants') : new DomainError('MEMORY_NOT_FOUND');
+    throw new DomainError(visible ? 'NOT_GRANT_OWNER' : 'MEMORY_NOT_FOUND');
   }
 
   async grant(
-    rawScope: MemoryScope,
+    scope: WorkspaceScope,
     memoryId: string,
     granteeAgentId: string,
     actor: Actor,
   ): Promise<{ created: boolean; body: { memory_id: string; grantee_agent_id: string; created_at: string } }> {
-    const scope = requireWorkspace(rawScope);
     const result = await this.grants.grant(scope, memoryId, granteeAgentId, actor);
     if (result === 'not_owner_or_missing') return this.notOwner(scope, memoryId);
     if (result === 'not_restricted') {
-      throw new DomainError('CONFLICT', 'Grants apply only to restricted memories: set visibility to restricted first');
+      throw new DomainError('GRANT_NEEDS_RESTRICTED');
     }
     return {
       created: result.created,
@@ -45,16 +37,14 @@ export class GrantsService {
     };
   }
 
-  async list(rawScope: MemoryScope, memoryId: string) {
-    const scope = requireWorkspace(rawScope);
+  async list(scope: WorkspaceScope, memoryId: string) {
     const rows = await this.grants.list(scope, memoryId);
     if (!rows) return this.notOwner(scope, memoryId);
     const grants = rows.map((r) => ({ grantee_agent_id: r.grantee_agent_id, created_at: new Date(r.created_at).toISOString() }));
     return { grants, count: grants.length };
   }
 
-  async revoke(rawScope: MemoryScope, memoryId: string, granteeAgentId: string, actor: Actor): Promise<{ success: true }> {
-    const scope = requireWorkspace(rawScope);
+  async revoke(scope: WorkspaceScope, memoryId: string, granteeAgentId: string, actor: Actor): Promise<{ success: true }> {
     const result = await this.grants.revoke(scope, memoryId, granteeAgentId, actor);
     if (result === 'not_owner_or_missing') return this.notOwner(scope, memoryId);
     if (result === 'no_grant') throw new DomainError('GRANT_NOT_FOUND');

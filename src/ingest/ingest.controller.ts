@@ -6,7 +6,7 @@ import type { Actor } from '../common/identity/principal';
 import type { MemoryScope } from '../common/scope/memory-scope';
 import { Scope } from '../common/scope/scope.pipe';
 import { WorkspaceAgentGuard } from '../common/scope/workspace-agent.guard';
-import { VISIBILITY_MODES_MESSAGE } from '../database/visibility';
+import { VISIBILITY_MODES_MESSAGE } from '../database/access/visibility';
 import { ApiErrors, ApiInternalError, ApiKeyAuth, SCOPE_ERRORS } from '../openapi/api-errors';
 import { IngestDto, QuickIngestDto } from './ingest.dto';
 import { IngestResponseDoc } from './ingest.responses';

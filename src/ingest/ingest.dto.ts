@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 
 import { IsSmallJsonObject } from '../common/validation/transforms';
-import { VISIBILITY_MODES, VISIBILITY_MODES_MESSAGE, type VisibilityMode } from '../database/visibility';
+import { VISIBILITY_MODES, VISIBILITY_MODES_MESSAGE, type VisibilityMode } from '../database/access/visibility';
 import { LIMITS } from '../memories/dto/limits';
 import { WriterScopeFieldsDto } from '../memories/dto/scope-fields.dto';
 import { ExpiresAtField } from '../memories/dto/shared-fields';

@@ -7,7 +7,7 @@ import type { Actor } from '../common/identity/principal';
 import type { MemoryScope } from '../common/scope/memory-scope';
 import { toTimestamp } from '../common/validation/timestamp';
 import type { IngestResponseWire } from '../contract/wire-types';
-import type { VisibilityMode } from '../database/visibility';
+import type { VisibilityMode } from '../database/access/visibility';
 import { EmbeddingService } from '../embeddings/embedding.service';
 import type { InputAssessment } from '../lessons/classifier/assess-input';
 import { CONTRADICTION_CONFIDENCE_THRESHOLD, contradictionLesson } from '../lessons/lesson-patterns';
@@ -60,7 +60,7 @@ interface IngestBatch {
  * ADD/UPDATE/SUPERSEDE/DELETE/NOOP over what the writer can see), apply each decision, then
  * store the new rows and the contradiction lessons. A workspace write belongs to the calling
  * agent and defaults to `workspace` visibility. Mutations reach only the rows the
- * `ingest-mutation` purpose allows (database/visibility.ts); one that cannot apply becomes an ADD.
+ * `ingest-mutation` purpose allows (database/access/visibility.ts); one that cannot apply becomes an ADD.
  */
 @Injectable()
 export class IngestService {

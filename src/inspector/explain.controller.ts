@@ -32,7 +32,7 @@ export class ExplainController {
       'agent_id must be a valid UUID',
       'memory_id must be a valid UUID',
     ],
-    404: ['Memory not found', 'Route not found: GET /v1/admin/explain'],
+    errors: ['MEMORY_NOT_FOUND'],
   })
   explain(@Query() q: ExplainQueryDto) {
     return this.explainer.explain(q);

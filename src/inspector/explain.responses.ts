@@ -1,7 +1,7 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 
 import type { SameKeys, VisibilityExplanationWire, WireHiddenBecause, WireVisibility, WireVisibilityRule } from '../contract/wire-types';
-import { VISIBILITY_MODES } from '../database/visibility';
+import { VISIBILITY_MODES } from '../database/access/visibility';
 import { AGENT_EXAMPLE, UUID_EXAMPLE, WORKSPACE_EXAMPLE } from '../openapi/scope.schema';
 
 /** Response shape of GET /v1/admin/explain (src/inspector/explain.service.ts). */

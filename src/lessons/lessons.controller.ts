@@ -12,7 +12,7 @@ import { LessonsService } from './lessons.service';
 
 const USER_ID_ERROR = 'user_id (string) is required';
 
-/** User-scoped lesson routes (spec 4.6, CONTRACT section 6). Registered before /v1/memories/:id. */
+/** User-scoped lesson routes (spec 4.6, CONTRACT section 6). Tried before /v1/memories/:id whatever the module order (app/route-order.ts). */
 @ApiTags('Lessons')
 @ApiInternalError()
 @ApiKeyAuth()
@@ -86,7 +86,7 @@ export class LessonsController {
     description: 'The row is kept but no longer listed or matched. While lessons are off: `{success: false}`.',
   })
   @ApiOkResponse({ type: LessonRetiredDoc, description: 'Retired (`{success: false}` while lessons are off).' })
-  @ApiErrors({ 400: ['id must be a valid UUID', USER_ID_ERROR], 404: ['Lesson not found'] })
+  @ApiErrors({ 400: ['id must be a valid UUID', USER_ID_ERROR], errors: ['LESSON_NOT_FOUND'] })
   retire(@Param() p: LessonIdParams, @Query() q: LessonUserQueryDto, @CallerPrincipal() principal: Principal, @CallerActor() actor: Actor) {
     return this.lessons.retire(userIdForPrincipal(principal, q.user_id, 'manage'), p.id, actor);
   }

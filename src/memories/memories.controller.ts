@@ -8,12 +8,13 @@ import { Scope } from '../common/scope/scope.pipe';
 import { WorkspaceAgentGuard } from '../common/scope/workspace-agent.guard';
 import { toTimestamp } from '../common/validation/timestamp';
 import type { MemoryHistoryWire } from '../contract/wire-types';
-import { VISIBILITY_MODES_MESSAGE } from '../database/visibility';
-import { ApiErrors, ApiInternalError, ApiKeyAuth, READ_SCOPE_ERRORS, SCOPE_ERRORS, SCOPE_MISMATCH_MESSAGE } from '../openapi/api-errors';
+import { VISIBILITY_MODES_MESSAGE } from '../database/access/visibility';
+import { ApiErrors, ApiInternalError, ApiKeyAuth, READ_SCOPE_ERRORS, SCOPE_ERRORS } from '../openapi/api-errors';
 import { SuccessDoc } from '../openapi/success.responses';
 import { ExpandDto } from './dto/expand.dto';
 import { ListQueryDto } from './dto/list-query.dto';
-import { GetQueryDto, MemoryIdParams, ScopeQueryDto, UpdateMemoryDto } from './dto/memory-id.dto';
+import { GetQueryDto, MemoryIdParams, UpdateMemoryDto } from './dto/memory-id.dto';
+import { ScopeQuery } from './dto/scope-query';
 import { MemoriesService } from './memories.service';
 import type { MemoryRecord } from './memory.mapper';
 import { ExpandResponseDoc, ListResponseDoc, MemoryHistoryDoc, MemoryRecordDoc } from './memory.responses';
@@ -21,9 +22,8 @@ import { ExpandResponseDoc, ListResponseDoc, MemoryHistoryDoc, MemoryRecordDoc }
 type MemoryHistory = MemoryHistoryWire;
 
 const ID_ERROR = 'id must be a valid UUID';
-const NOT_FOUND = ['Memory not found'];
 
-/** The record routes: expand, list, get, delete, visibility (CONTRACT section 5). `list` comes before `/:id`. */
+/** The record routes: expand, list, get, delete, history, change (CONTRACT sections 5 and 12). */
 @ApiTags('Memories')
 @ApiInternalError()
 @ApiKeyAuth()
@@ -69,7 +69,7 @@ export class MemoriesController {
   @Get(':id')
   @ApiOperation({ summary: 'One memory' })
   @ApiOkResponse({ type: MemoryRecordDoc, description: 'The memory record.' })
-  @ApiErrors({ 400: [ID_ERROR, ...READ_SCOPE_ERRORS], 404: NOT_FOUND })
+  @ApiErrors({ 400: [ID_ERROR, ...READ_SCOPE_ERRORS], errors: ['MEMORY_NOT_FOUND'] })
   get(@Scope() scope: MemoryScope, @Param() p: MemoryIdParams, @Query() q: GetQueryDto): Promise<MemoryRecord> {
     return this.memories.get(scope, p.id, q.include_expired ?? false);
   }
@@ -81,13 +81,8 @@ export class MemoriesController {
       'Workspace scope: 404 when nothing visible matched. User scope: `{success: true}` whether or not a row matched (spec 4.2.7).',
   })
   @ApiOkResponse({ type: SuccessDoc, description: 'Deleted (in user scope: also when nothing matched).' })
-  @ApiErrors({ 400: [ID_ERROR, ...READ_SCOPE_ERRORS], 404: NOT_FOUND })
-  remove(
-    @Scope() scope: MemoryScope,
-    @Param() p: MemoryIdParams,
-    @Query() _q: ScopeQueryDto,
-    @CallerActor() actor: Actor,
-  ): Promise<{ success: true }> {
+  @ApiErrors({ 400: [ID_ERROR, ...READ_SCOPE_ERRORS], errors: ['MEMORY_NOT_FOUND'] })
+  remove(@Param() p: MemoryIdParams, @ScopeQuery() scope: MemoryScope, @CallerActor() actor: Actor): Promise<{ success: true }> {
     return this.memories.delete(scope, p.id, actor);
   }
 
@@ -100,8 +95,8 @@ export class MemoriesController {
       'memories keep their history for whoever could see them.',
   })
   @ApiOkResponse({ type: MemoryHistoryDoc, description: 'The versions.' })
-  @ApiErrors({ 400: [ID_ERROR, ...READ_SCOPE_ERRORS], 404: NOT_FOUND })
-  history(@Scope() scope: MemoryScope, @Param() p: MemoryIdParams, @Query() _q: ScopeQueryDto): Promise<MemoryHistory> {
+  @ApiErrors({ 400: [ID_ERROR, ...READ_SCOPE_ERRORS], errors: ['MEMORY_NOT_FOUND'] })
+  history(@Param() p: MemoryIdParams, @ScopeQuery() scope: MemoryScope): Promise<MemoryHistory> {
     return this.memories.history(scope, p.id);
   }
 
@@ -120,13 +115,18 @@ export class MemoriesController {
       ID_ERROR,
       ...SCOPE_ERRORS,
       VISIBILITY_MODES_MESSAGE,
-      'workspace_id is required: visibility exists only for workspace memories',
       'one of visibility, content, metadata or expires_at is required',
       'content must be 1 to 100000 characters',
     ],
-    403: ['Only the owning agent may change visibility', 'Only the owning agent may change this memory', SCOPE_MISMATCH_MESSAGE],
-    404: NOT_FOUND,
-    422: ['content blocked by the write gate'],
+    errors: [
+      'VISIBILITY_NEEDS_WORKSPACE',
+      'NOT_VISIBILITY_OWNER',
+      'NOT_MEMORY_OWNER',
+      'SCOPE_MISMATCH',
+      'MEMORY_NOT_FOUND',
+      'CONTENT_BLOCKED',
+      'CONTENT_LOW_TRUST',
+    ],
     body: true,
     embeds: true,
   })

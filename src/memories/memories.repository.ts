@@ -1,16 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import type { SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 
 import type { Actor } from '../common/identity/principal';
 import type { MemoryScope } from '../common/scope/memory-scope';
 import { MemoryAccess, type MemoryVersionRow, type NewMemory, type VersionChange } from '../database/access/memory-access';
 import type { MemoryRecordRow } from '../database/access/record-statement';
+import { CURRENT, type ReadTime, type VisibilityMode } from '../database/access/visibility';
 import { scopeColumns } from '../database/audit/audit-log';
 import type { EpisodeEntity } from '../database/entities/episode.entity';
 import type { MemoryEntity } from '../database/entities/memory.entity';
 import { toVectorLiteral } from '../database/vector';
-import { CURRENT, type ReadTime, type VisibilityMode } from '../database/visibility';
 
 export type { NewMemory, MemoryVersionRow };
 
@@ -45,7 +44,7 @@ function versionChangeOf(change: OwnerChange): VersionChange {
 
 /**
  * Plain reads and writes of memories. Every statement comes from MemoryAccess scoped for a
- * purpose (database/visibility.ts), so visibility is decided in SQL, in the statement that
+ * purpose (database/access/visibility.ts), so visibility is decided in SQL, in the statement that
  * reads or writes; nothing is filtered in JavaScript afterwards. Retrieval plans are in
  * vector-search.ts, access counting in access-tracker.ts.
  */
@@ -53,12 +52,12 @@ function versionChangeOf(change: OwnerChange): VersionChange {
 export class MemoriesRepository {
   constructor(private readonly access: MemoryAccess) {}
 
-  // The record reads below are shaped statements (MemoryAccess.records): their SQL is rendered
-  // once per scope shape and key, so the key names every condition `narrow` adds.
+  // The record reads are shaped statements: MemoryAccess renders each plan's SQL once per
+  // scope shape and read time, and binds the values (database/access/statement-plans.ts).
 
   async findVisibleById(scope: MemoryScope, id: string, includeExpired = false): Promise<MemoryRecordRow | null> {
     const time = includeExpired ? WITH_EXPIRED : CURRENT;
-    const rows = await this.access.records(scope, 'read', 'by-id', (qb) => qb.andWhere('m.id = :id'), { id }, undefined, time);
+    const rows = await this.access.records({ statement: 'record-by-id', scope, purpose: 'read', id, time });
     return rows[0] ?? null;
   }
 
@@ -67,21 +66,13 @@ export class MemoriesRepository {
    * 404 on owner routes.
    */
   async findForWriter(scope: MemoryScope, id: string): Promise<MemoryRecordRow | null> {
-    const rows = await this.access.records(
-      scope,
-      'writer-view',
-      'by-id',
-      (qb) => qb.andWhere('m.id = :id'),
-      { id },
-      undefined,
-      WITH_EXPIRED,
-    );
+    const rows = await this.access.records({ statement: 'record-by-id', scope, purpose: 'writer-view', id, time: WITH_EXPIRED });
     return rows[0] ?? null;
   }
 
   async findVisibleByIds(scope: MemoryScope, ids: readonly string[]): Promise<MemoryRecordRow[]> {
     if (ids.length === 0) return [];
-    return this.access.records(scope, 'read', 'by-ids', (qb) => qb.andWhere('m.id = ANY(CAST(:ids AS uuid[]))'), { ids: [...ids] });
+    return this.access.records({ statement: 'records-by-ids', scope, ids });
   }
 
   /** Newest first; source_site and episode_id narrow user scopes only (spec 4.2.6). */
@@ -89,19 +80,9 @@ export class MemoriesRepository {
     scope: MemoryScope,
     page: { limit: number; offset: number; sourceSite?: string; episodeId?: string; includeExpired?: boolean },
   ): Promise<MemoryRecordRow[]> {
-    const filters: Record<string, string> = {};
-    if (scope.kind === 'user') {
-      if (page.sourceSite !== undefined) filters.sourceSite = page.sourceSite;
-      if (page.episodeId !== undefined) filters.episodeId = page.episodeId;
-    }
-    const key = `list|${'sourceSite' in filters}|${'episodeId' in filters}`;
-    const narrow = (qb: SelectQueryBuilder<MemoryEntity>) => {
-      if ('sourceSite' in filters) qb.andWhere('m.source_site = :sourceSite');
-      if ('episodeId' in filters) qb.andWhere('m.episode_id = :episodeId');
-      return qb.orderBy('m.created_at', 'DESC').addOrderBy('m.id', 'DESC');
-    };
+    const filters = scope.kind === 'user' ? { sourceSite: page.sourceSite, episodeId: page.episodeId } : {};
     const time = page.includeExpired ? WITH_EXPIRED : CURRENT;
-    return this.access.records(scope, 'read', key, narrow, filters, { limit: page.limit, offset: page.offset }, time);
+    return this.access.records({ statement: 'record-page', scope, filters, limit: page.limit, offset: page.offset, time });
   }
 
   /**

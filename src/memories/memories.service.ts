@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { assertNever, DomainError } from '../common/errors/domain-error';
 import type { Actor } from '../common/identity/principal';
 import type { MemoryScope } from '../common/scope/memory-scope';
-import type { VisibilityMode } from '../database/visibility';
+import type { VisibilityMode } from '../database/access/visibility';
 import { EmbeddingService } from '../embeddings/embedding.service';
 import { WriteGateService } from '../lessons/write-gate.service';
 import { AccessTracker } from './access-tracker';
@@ -90,7 +90,7 @@ export class MemoriesService {
       throw new DomainError('VALIDATION_FAILED', 'one of visibility, content, metadata or expires_at is required');
     }
     if (patch.visibility !== undefined && scope.kind !== 'workspace') {
-      throw new DomainError('VALIDATION_FAILED', 'workspace_id is required: visibility exists only for workspace memories');
+      throw new DomainError('VISIBILITY_NEEDS_WORKSPACE');
     }
     const current = await this.repository.findForWriter(scope, id);
     if (!current) throw new DomainError('MEMORY_NOT_FOUND');
@@ -125,12 +125,7 @@ export class MemoriesService {
     const assessment = await this.gate.assess(text);
     const [verdict] = await this.gate.screen(scope, sourceSite, [text], assessment, actor);
     if (!verdict.accepted) {
-      throw new DomainError(
-        'CONTENT_BLOCKED',
-        verdict.reason === 'injection'
-          ? 'content blocked by the write gate'
-          : 'content rejected by the write gate: trust score below the threshold',
-      );
+      throw new DomainError(verdict.reason === 'injection' ? 'CONTENT_BLOCKED' : 'CONTENT_LOW_TRUST');
     }
     const [embedding] = await this.embeddings.embedDocuments([text]);
     return { text, embedding, embeddedBy: this.embeddings.identity, trustScore: verdict.trustScore };
@@ -147,8 +142,5 @@ export interface MemoryPatch {
 
 function notOwner(patch: MemoryPatch): DomainError {
   const onlyVisibility = patch.content === undefined && patch.metadata === undefined && patch.expiresAt === undefined;
-  return new DomainError(
-    'NOT_MEMORY_OWNER',
-    onlyVisibility ? 'Only the owning agent may change visibility' : 'Only the owning agent may change this memory',
-  );
+  return new DomainError(onlyVisibility ? 'NOT_VISIBILITY_OWNER' : 'NOT_MEMORY_OWNER');
 }

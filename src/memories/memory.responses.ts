@@ -1,7 +1,7 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 
 import type { MemoryHistoryWire, MemoryRecordWire, MemoryVersionWire, SameKeys } from '../contract/wire-types';
-import { VISIBILITY_MODES } from '../database/visibility';
+import { VISIBILITY_MODES } from '../database/access/visibility';
 import { TIME_EXAMPLE, UUID_EXAMPLE } from '../openapi/scope.schema';
 import type { MemoryRecord, MemoryVersion } from './memory.mapper';
 

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBearerAuth, ApiResponse, ApiSecurity } from '@nestjs/swagger';
 
+import { DOMAIN_ERRORS, type DomainErrorCode } from '../common/errors/domain-error';
 import { SCOPE_MESSAGES } from '../common/scope/parse-memory-scope';
 import { ErrorDoc } from './error.responses';
 
@@ -29,11 +30,9 @@ const STATUS_EXAMPLES = {
   413: ['Request body exceeds the 1 MB limit'],
   415: ['Content-Type must be application/json, got application/x-www-form-urlencoded'],
   500: ['Internal server error'],
-  502: ['Embedding provider returned an invalid response'],
-  503: ['Database unavailable'],
+  502: [DOMAIN_ERRORS.EMBEDDING_PROVIDER_BAD_RESPONSE.message],
+  503: [DOMAIN_ERRORS.DATABASE_UNAVAILABLE.message],
 } as const;
-
-const EMBEDDING_UNAVAILABLE = 'Embedding provider unavailable';
 
 export type ErrorStatus = keyof typeof DESCRIPTIONS;
 
@@ -42,7 +41,7 @@ export const API_KEY_SECURITY = 'api_key';
 export const API_KEY_HEADER_SECURITY = 'api_key_header';
 export const ADMIN_SECURITY = 'admin_token';
 
-export const SCOPE_MISMATCH_MESSAGE = 'scope does not match the API key';
+const SCOPE_MISMATCH_MESSAGE = DOMAIN_ERRORS.SCOPE_MISMATCH.message;
 
 /** The scope parser's messages (every memory route). */
 export const SCOPE_ERRORS: string[] = [
@@ -70,13 +69,19 @@ function errorResponse(status: ErrorStatus, messages: readonly string[], descrip
   return ApiResponse({ status, description: description ?? DESCRIPTIONS[status], type: ErrorDoc, examples });
 }
 
+/** The statuses a route documents for itself (the others are the same on every route). */
+type RouteStatus = 400 | 403 | 404 | 409 | 422;
+const ROUTE_STATUSES: readonly number[] = [400, 403, 404, 409, 422] satisfies RouteStatus[];
+const isRouteStatus = (status: number): status is RouteStatus => ROUTE_STATUSES.includes(status);
+
 export interface ErrorSpec {
-  /** Example messages of the 400 answers. */
+  /** Example messages of the 400 answers of validation (each names its field). */
   400?: readonly string[];
-  403?: readonly string[];
-  404?: readonly string[];
-  409?: readonly string[];
-  422?: readonly string[];
+  /**
+   * The domain errors the route answers: each is documented under its status with its
+   * message, both from DOMAIN_ERRORS (the table the exception filter answers from).
+   */
+  errors?: readonly DomainErrorCode[];
   /** The route embeds text: 502 and 503 when the embedding provider fails. */
   embeds?: boolean;
   /** The route takes a JSON body: malformed JSON is a 400, more than 1 MB a 413. */
@@ -86,16 +91,20 @@ export interface ErrorSpec {
 /** The error responses of one route. */
 export function ApiErrors(spec: ErrorSpec): MethodDecorator & ClassDecorator {
   const decorators: (MethodDecorator & ClassDecorator)[] = [];
-  const badRequest = [...(spec[400] ?? []), ...(spec.body ? BODY_INPUT_ERRORS : [])];
-  if (badRequest.length > 0) decorators.push(errorResponse(400, badRequest));
-  for (const status of [403, 404, 409, 422] as const) {
-    const messages = spec[status];
-    if (messages) decorators.push(errorResponse(status, messages));
+  const byStatus = new Map<RouteStatus, string[]>([[400, [...(spec[400] ?? [])]]]);
+  for (const code of spec.errors ?? []) {
+    const { status, message } = DOMAIN_ERRORS[code];
+    if (!isRouteStatus(status)) throw new Error(`ApiErrors: ${code} (${status}) is documented on every route already`);
+    byStatus.set(status, [...(byStatus.get(status) ?? []), message]);
+  }
+  if (spec.body) byStatus.get(400)?.push(...BODY_INPUT_ERRORS);
+  for (const [status, messages] of byStatus) {
+    if (messages.length > 0) decorators.push(errorResponse(status, messages));
   }
   if (spec.body) decorators.push(errorResponse(413, STATUS_EXAMPLES[413]), errorResponse(415, STATUS_EXAMPLES[415]));
   if (spec.embeds) {
     decorators.push(errorResponse(502, STATUS_EXAMPLES[502]));
-    decorators.push(errorResponse(503, [...STATUS_EXAMPLES[503], EMBEDDING_UNAVAILABLE]));
+    decorators.push(errorResponse(503, [...STATUS_EXAMPLES[503], DOMAIN_ERRORS.EMBEDDING_PROVIDER_UNAVAILABLE.message]));
   }
   return applyDecorators(...decorators);
 }
@@ -116,7 +125,7 @@ export const ApiKeyAuth = (): MethodDecorator & ClassDecorator =>
   applyDecorators(
     ApiBearerAuth(API_KEY_SECURITY),
     ApiSecurity(API_KEY_HEADER_SECURITY),
-    errorResponse(401, ['invalid or missing API key']),
+    errorResponse(401, [DOMAIN_ERRORS.UNAUTHENTICATED.message]),
     errorResponse(403, [SCOPE_MISMATCH_MESSAGE], "The request's scope parameters disagree with the API key (AUTH_MODE=api_key)."),
     errorResponse(429, ['rate limit of 600 requests per minute exceeded for this API key']),
   );
@@ -126,7 +135,7 @@ export const ApiAdminErrors = (): MethodDecorator & ClassDecorator =>
   applyDecorators(
     errorResponse(
       401,
-      ['invalid or missing admin token'],
+      [DOMAIN_ERRORS.ADMIN_UNAUTHENTICATED.message],
       'A missing or wrong admin token (`Authorization: Bearer <ATRIUM_ADMIN_TOKEN>`).',
     ),
     errorResponse(404, ['Route not found: GET /v1/admin/keys'], 'No ATRIUM_ADMIN_TOKEN is configured: the admin routes do not exist.'),
@@ -136,5 +145,5 @@ export const ApiAdminErrors = (): MethodDecorator & ClassDecorator =>
 export const ApiAdminWithApiKey = (): MethodDecorator & ClassDecorator =>
   applyDecorators(
     ApiBearerAuth(ADMIN_SECURITY),
-    errorResponse(401, ['invalid or missing admin token'], 'AUTH_MODE=api_key: a missing or wrong admin token.'),
+    errorResponse(401, [DOMAIN_ERRORS.ADMIN_UNAUTHENTICATED.message], 'AUTH_MODE=api_key: a missing or wrong admin token.'),
   );

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema, getSchemaPath } from '@nestjs/swagger';
 
 import type { LessonCheckWire, SameKeys, SearchHitWire } from '../contract/wire-types';
-import { VISIBILITY_MODES } from '../database/visibility';
+import { VISIBILITY_MODES } from '../database/access/visibility';
 import { LESSON_SEVERITIES, type LessonCheck, type LessonSeverity } from '../lessons/lesson.types';
 import type { SearchHit } from '../memories/memory.mapper';
 import { AGENT_EXAMPLE, AGENT_SCOPE_SCHEMA, TIME_EXAMPLE, UUID_EXAMPLE, WORKSPACE_EXAMPLE } from '../openapi/scope.schema';

@@ -68,7 +68,7 @@ export class SearchService {
     // Handled at once: if the vector side fails first (a revoked key, a dropped connection),
     // this promise's own failure must not go unhandled while nobody awaits it.
     texts.catch(() => undefined);
-    const found = await this.repository.gatedNearest(scope, queryVector, k, filters, this.lessons.gate(), 'read', recheck);
+    const found = await this.repository.gatedNearest(scope, queryVector, { k, filters, gate: this.lessons.gate(), recheck });
     const check = found.lessons === null ? null : this.lessons.summarize(found.lessons as LessonMatch[]);
     if (check && !check.safe) return this.answer(scope, check, []);
     const now = dto.reference_time ? toTimestamp(dto.reference_time) : new Date();
@@ -87,7 +87,12 @@ export class SearchService {
   async searchFast(scope: MemoryScope, dto: SearchDto, recheck: KeyRecheck | null = null): Promise<SearchResponse> {
     const queryVector = await this.embeddings.embedQuery(dto.query);
     const gate = this.lessons.gate();
-    const found = await this.repository.gatedNearest(scope, queryVector, this.limitFor(dto), this.filtersFor(dto), gate, 'read', recheck);
+    const found = await this.repository.gatedNearest(scope, queryVector, {
+      k: this.limitFor(dto),
+      filters: this.filtersFor(dto),
+      gate,
+      recheck,
+    });
     const check = found.lessons === null ? null : this.lessons.summarize(found.lessons as LessonMatch[]);
     const hits = found.rows.map((row) => toSearchHit(row.memory, 1 - row.distance, 1 - row.distance));
     return this.answer(scope, check, hits);

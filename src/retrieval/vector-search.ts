@@ -1,42 +1,49 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 
 import { DomainError } from '../common/errors/domain-error';
 import { ExpiringMap, ExpiringSet } from '../common/expiring-set';
 import type { KeyRecheck } from '../common/identity/key-recheck';
 import type { MemoryScope } from '../common/scope/memory-scope';
-import { hnswSessionSettings } from '../database/access/hnsw-settings';
+import type { Bm25Population } from '../database/access/bm25-statement';
 import { MemoryAccess } from '../database/access/memory-access';
 import type { LessonGate, LessonHit, SearchStatementResult } from '../database/access/search-statement';
+import type { SearchFilters, SearchPurpose } from '../database/access/statement-plans';
 import type { MemoryEntity } from '../database/entities/memory.entity';
 import { TenantGraphMaintainer } from '../database/maintenance/tenant-graph-maintainer';
 import { tenantScopeOf } from '../database/maintenance/tenant-graphs';
 import { toVectorLiteral } from '../database/vector';
-import { CURRENT, scopeParameters, scopeShapeKey, type AccessPurpose, type ReadTime } from '../database/visibility';
 import type { AppEnv } from '../env/env.schema';
-import { bm25Parameters, bm25Statement, type Bm25Population } from './bm25-sql';
 
-export interface SearchFilters {
-  /** User scope only. */
-  sourceSite?: string;
-  namespaces?: string[];
-  /** Both scopes: what was known and valid at that instant (valid time, CONTRACT section 12). */
-  asOf?: Date;
-}
-
-/** The moment a search reads: now, or `as_of` (visibility.ReadTime). */
-function readTime(filters: SearchFilters): ReadTime {
-  return filters.asOf ? { kind: 'as-of', at: filters.asOf } : CURRENT;
-}
-
-/** The purposes a search runs under: a caller's read, or a writer's view before it stores. */
-export type SearchPurpose = Extract<AccessPurpose, 'read' | 'writer-view'>;
+export type { SearchFilters, SearchPurpose };
 
 /** Rows of a gated search, and the lessons its check found (null without a gate). */
 export interface GatedRows {
   lessons: LessonHit[] | null;
   rows: ScoredRow[];
+}
+
+/** What a gated search asks for besides the scope and the query vector. */
+export interface GatedRequest {
+  k: number;
+  filters?: SearchFilters;
+  /** The lesson check in the same statement; null or absent for none. */
+  gate?: LessonGate | null;
+  purpose?: SearchPurpose;
+  /** The API key the guard took from memory, re-checked by the first statement. */
+  recheck?: KeyRecheck | null;
+}
+
+/** The checks a statement carries: the lesson gate and the key re-check. */
+interface Checks {
+  gate: LessonGate | null;
+  liveKeyId: string | null;
+}
+const NO_CHECKS: Checks = { gate: null, liveKeyId: null };
+
+interface StatementOptions extends Checks {
+  filters: SearchFilters;
+  purpose: SearchPurpose;
 }
 
 export interface ScoredRow {
@@ -118,7 +125,7 @@ export class VectorSearch {
     filters: SearchFilters = {},
     purpose: SearchPurpose = 'read',
   ): Promise<ScoredRow[]> {
-    return (await this.gatedNearest(scope, embedding, k, filters, null, purpose)).rows;
+    return (await this.gatedNearest(scope, embedding, { k, filters, purpose })).rows;
   }
 
   /**
@@ -128,36 +135,27 @@ export class VectorSearch {
    * `recheck`: the API key the guard took from memory; the first statement re-checks that it
    * is unrevoked and, if it is not, nothing is returned and the request is answered 401.
    */
-  async gatedNearest(
-    scope: MemoryScope,
-    embedding: readonly number[],
-    k: number,
-    filters: SearchFilters,
-    gate: LessonGate | null,
-    purpose: SearchPurpose = 'read',
-    recheck: KeyRecheck | null = null,
-  ): Promise<GatedRows> {
+  async gatedNearest(scope: MemoryScope, embedding: readonly number[], request: GatedRequest): Promise<GatedRows> {
+    const { k, filters = {}, purpose = 'read', recheck = null } = request;
     const q = toVectorLiteral(embedding);
     const key = scopeKey(scope, filters, purpose);
-    // Only the first statement re-checks the key: it runs before anything is returned.
-    let liveKeyId = recheck?.keyId ?? null;
+    // Only the first statement re-checks the key (it runs before anything is returned), and
+    // only the first carries the lesson gate.
+    let checks: Checks = { gate: request.gate ?? null, liveKeyId: recheck?.keyId ?? null };
     let lessons: LessonHit[] | null = null;
     if (!this.largeScopes.has(key)) {
-      const exact = refuseRevoked(
-        await this.exactStatement(scope, q, k, filters, purpose, gate, liveKeyId, this.tuning.exactScopeLimit),
-        recheck,
-      );
-      if (exact.blocked || exact.candidateRows <= this.tuning.exactScopeLimit) return { lessons: exact.lessons, rows: exact.rows };
+      const bound = this.tuning.exactScopeLimit;
+      const exact = refuseRevoked(await this.exactStatement(scope, q, k, { filters, purpose, ...checks, bound }), recheck);
+      if (exact.blocked || exact.candidateRows <= bound) return { lessons: exact.lessons, rows: exact.rows };
       this.largeScopes.add(key);
       this.graphs?.noteLargeScope(tenantScopeOf(scope));
       lessons = exact.lessons;
-      gate = null;
-      liveKeyId = null;
+      checks = NO_CHECKS;
     }
-    const approximate = refuseRevoked(await this.indexedStatement(scope, q, k, filters, purpose, gate, liveKeyId), recheck);
+    const approximate = refuseRevoked(await this.indexedStatement(scope, q, k, { filters, purpose, ...checks }), recheck);
     lessons ??= approximate.lessons;
     if (approximate.blocked || approximate.rows.length >= k) return { lessons, rows: approximate.rows };
-    return { lessons, rows: (await this.exactStatement(scope, q, k, filters, purpose, null, null)).rows };
+    return { lessons, rows: (await this.exactStatement(scope, q, k, { filters, purpose, ...NO_CHECKS })).rows };
   }
 
   /**
@@ -174,7 +172,7 @@ export class VectorSearch {
     purpose: SearchPurpose = 'read',
     bound?: number,
   ): Promise<ScoredRow[] | null> {
-    const result = await this.exactStatement(scope, q, k, filters, purpose, null, null, bound);
+    const result = await this.exactStatement(scope, q, k, { filters, purpose, ...NO_CHECKS, bound });
     if (bound !== undefined && result.candidateRows > bound) return null;
     return result.rows;
   }
@@ -183,25 +181,20 @@ export class VectorSearch {
     scope: MemoryScope,
     q: string,
     k: number,
-    filters: SearchFilters,
-    purpose: SearchPurpose,
-    gate: LessonGate | null,
-    liveKeyId: string | null,
-    bound?: number,
+    options: StatementOptions & { bound?: number },
   ): Promise<SearchStatementResult> {
-    const key = `exact|${scopeShapeKey(scope, purpose, readTime(filters))}|${filterShape(scope, filters)}|${bound !== undefined}|${gate !== null}|${liveKeyId !== null}`;
-    const shape = this.access.searchShape(key, () => {
-      const candidates = this.access
-        .memories(scope, purpose, 'v', readTime(filters))
-        .select('v.id', 'id')
-        .addSelect('cosine_distance(v.embedding, CAST(:q AS vector))', 'distance');
-      applyFilters(candidates, 'v', scope, filters);
-      return { candidates, gated: gate !== null, candidateLimit: bound !== undefined, keyChecked: liveKeyId !== null };
+    const { filters, purpose, gate, liveKeyId, bound } = options;
+    return this.access.search({
+      statement: 'exact-vector',
+      scope,
+      purpose,
+      filters: applicableFilters(scope, filters),
+      q,
+      k,
+      bound: bound ?? null,
+      gate,
+      liveKeyId,
     });
-    return this.access.search(
-      shape,
-      statementValues(scope, filters, gate, liveKeyId, { q, k, candidateLimit: bound === undefined ? undefined : bound + 1 }),
-    );
   }
 
   /**
@@ -226,40 +219,29 @@ export class VectorSearch {
     filters: SearchFilters = {},
     purpose: SearchPurpose = 'read',
   ): Promise<ScoredRow[]> {
-    return (await this.indexedStatement(scope, q, k, filters, purpose, null, null)).rows;
+    return (await this.indexedStatement(scope, q, k, { filters, purpose, ...NO_CHECKS })).rows;
   }
 
-  private async indexedStatement(
-    scope: MemoryScope,
-    q: string,
-    k: number,
-    filters: SearchFilters,
-    purpose: SearchPurpose,
-    gate: LessonGate | null,
-    liveKeyId: string | null,
-  ): Promise<SearchStatementResult> {
-    const settings = hnswSessionSettings(this.tuning.efSearch, k);
-    const key = `hnsw|${scopeShapeKey(scope, purpose, readTime(filters))}|${filterShape(scope, filters)}|${gate !== null}|${liveKeyId !== null}`;
-    const shape = this.access.searchShape(key, () => {
-      const candidates = this.access
-        .memories(scope, purpose, 'v', readTime(filters))
-        .select('v.id', 'id')
-        .addSelect('v.embedding <=> CAST(:q AS vector)', 'distance');
-      applyFilters(candidates, 'v', scope, filters);
-      // Ordered by the operator so the index serves it; the statement re-sorts by
-      // `distance + 0` (the candidates come in *relaxed* order, and ordered by plain
-      // `distance` the planner would take them for sorted and read only the first k).
-      candidates.orderBy('distance', 'ASC');
-      return { candidates, gated: gate !== null, candidateLimit: true, keyChecked: liveKeyId !== null };
-    });
+  private async indexedStatement(scope: MemoryScope, q: string, k: number, options: StatementOptions): Promise<SearchStatementResult> {
+    const { filters, purpose, gate, liveKeyId } = options;
     const ownGraph = this.graphs?.hasGraph(tenantScopeOf(scope)) ?? false;
-    const values = statementValues(scope, filters, gate, liveKeyId, { q, k, candidateLimit: hnswOverFetch(k, ownGraph) });
-    return this.access.searchWithSettings(shape, values, settings);
+    return this.access.search({
+      statement: 'hnsw-vector',
+      scope,
+      purpose,
+      filters: applicableFilters(scope, filters),
+      q,
+      k,
+      candidates: hnswOverFetch(k, ownGraph),
+      efSearch: this.tuning.efSearch,
+      gate,
+      liveKeyId,
+    });
   }
 
   /**
    * Full-text candidates (any of the query's words) ranked by BM25 over the caller's visible
-   * rows (bm25-sql.ts), with their vector distance, computed for the k rows kept only.
+   * rows (database/access/bm25-statement.ts), with their vector distance, computed for the k rows kept only.
    */
   async textMatches(
     scope: MemoryScope,
@@ -268,24 +250,19 @@ export class VectorSearch {
     k: number,
     filters: SearchFilters = {},
   ): Promise<ScoredRow[]> {
-    const shape = this.access.textShape(`text|${scopeShapeKey(scope, 'read', readTime(filters))}|${filterShape(scope, filters)}`, () => {
-      const matches = this.access.memories(scope, 'read', 't', readTime(filters));
-      const population = this.access.memories(scope, 'read', 'p', readTime(filters));
-      applyFilters(matches, 't', scope, filters);
-      applyFilters(population, 'p', scope, filters);
-      const bm25 = bm25Statement(matches, population, words, words.join(' | '), k);
-      return { bm25: bm25.sql, parameters: bm25.parameters };
-    });
-    // A large scope's N and average length are reused for a minute (bm25-sql.ts,
+    // A large scope's N and average length are reused for a minute (bm25-statement.ts,
     // Bm25Population): reading every visible row for them was most of its full-text cost.
     const key = scopeKey(scope, filters, 'read');
     const large = this.largeScopes.has(key);
     const known = large ? this.textPopulations.get(key) : undefined;
-    const result = await this.access.textSearch(shape, {
-      ...scopeParameters(scope, readTime(filters)),
-      ...filterParameters(scope, filters),
-      ...bm25Parameters(words, k, undefined, known ?? null),
+    const result = await this.access.textSearch({
+      statement: 'full-text',
+      scope,
+      filters: applicableFilters(scope, filters),
+      words,
       q: toVectorLiteral(embedding),
+      k,
+      population: known ?? null,
     });
     if (large && !known && result.population) this.textPopulations.set(key, result.population);
     return result.rows;
@@ -303,27 +280,12 @@ export function hnswOverFetch(k: number, ownGraph = false): number {
   return Math.max(2 * k, k + (ownGraph ? 30 : 90));
 }
 
-/** spec 4.2.6: source_site and namespace narrow user-scope search only (as_of is a ReadTime, in both scopes). */
-function applyFilters(qb: SelectQueryBuilder<MemoryEntity>, alias: string, scope: MemoryScope, filters: SearchFilters): void {
-  const params = filterParameters(scope, filters);
-  if (params.f_sourceSite !== undefined) qb.andWhere(`${alias}.source_site = :f_sourceSite`);
-  if (params.f_namespaces !== undefined) qb.andWhere(`${alias}.namespace = ANY(CAST(:f_namespaces AS text[]))`);
-  qb.setParameters(params);
-}
-
-/** The filters' parameter values (only those that apply): what applyFilters adds, as values. */
-function filterParameters(scope: MemoryScope, filters: SearchFilters): { f_sourceSite?: string; f_namespaces?: string[] } {
-  if (scope.kind !== 'user') return {};
-  const params: { f_sourceSite?: string; f_namespaces?: string[] } = {};
-  if (filters.sourceSite !== undefined) params.f_sourceSite = filters.sourceSite;
-  if (filters.namespaces?.length) params.f_namespaces = filters.namespaces;
-  return params;
-}
-
-/** Which filters applyFilters adds (the statement text depends on that, not on their values). */
-function filterShape(scope: MemoryScope, filters: SearchFilters): string {
-  const params = filterParameters(scope, filters);
-  return ['f_sourceSite', 'f_namespaces'].map((name) => (name in params ? '1' : '0')).join('');
+/**
+ * spec 4.2.6: source_site and namespace narrow user-scope search only; as_of applies in both
+ * scopes (it is the moment the search reads, CONTRACT section 12).
+ */
+function applicableFilters(scope: MemoryScope, filters: SearchFilters): SearchFilters {
+  return scope.kind === 'user' ? filters : filters.asOf ? { asOf: filters.asOf } : {};
 }
 
 /** A statement that found the request's key revoked: forget the key here and answer 401. */
@@ -331,27 +293,6 @@ function refuseRevoked(result: SearchStatementResult, recheck: KeyRecheck | null
   if (!result.keyRevoked) return result;
   recheck?.revoked();
   throw new DomainError('UNAUTHENTICATED');
-}
-
-/** The named values of a search statement: the scope's, the filters', the gate's, the key's, and the plan's own. */
-function statementValues(
-  scope: MemoryScope,
-  filters: SearchFilters,
-  gate: LessonGate | null,
-  liveKeyId: string | null,
-  plan: { q: string; k: number; candidateLimit: number | undefined },
-): ObjectLiteral {
-  return {
-    ...scopeParameters(scope, readTime(filters)),
-    ...filterParameters(scope, filters),
-    ...gateParameters(gate),
-    ...plan,
-    liveKeyId: liveKeyId ?? undefined,
-  };
-}
-
-function gateParameters(gate: LessonGate | null): { lessonMaxDistance?: number; lessonLimit?: number } {
-  return gate ? { lessonMaxDistance: gate.maxDistance, lessonLimit: gate.limit } : {};
 }
 
 function scopeKey(scope: MemoryScope, filters: SearchFilters, purpose: SearchPurpose): string {

@@ -1,5 +1,6 @@
 import { DomainError } from '../common/errors/domain-error';
 import { normaliseReal } from '../common/validation/real-number';
+import { EMBEDDING_PROVIDERS } from '../embeddings/create-embedding-provider';
 import type { AppEnv } from '../env/env.schema';
 
 /** Settings that may change while the service runs (PUT /v1/memories/config). */
@@ -143,20 +144,7 @@ export function mergeRuntimeChanges(base: RuntimeConfig, changes: RuntimeConfigC
   return { config, ignored };
 }
 
-/**
- * De-duplication thresholds per provider, calibrated on pairs of different sentences of real
- * chats (`npm run eval:dedup`; docs/retrieval.md, "De-duplication threshold per provider"):
- * with `local`, two different turns of one chat can come close enough that 0.95 drops real
- * turns, while 0.98 drops none and still catches re-sent and re-cased text; `hash` stays well
- * below 0.95. `openai` keeps 0.95: no such model runs offline here to calibrate it; set
- * DUPLICATE_THRESHOLD.
- */
+/** The provider's calibrated de-duplication threshold (EMBEDDING_PROVIDERS, create-embedding-provider.ts). */
 export function defaultDuplicateThreshold(provider: AppEnv['EMBEDDING_PROVIDER']): number {
-  switch (provider) {
-    case 'local':
-      return 0.98;
-    case 'hash':
-    case 'openai':
-      return 0.95;
-  }
+  return EMBEDDING_PROVIDERS[provider].duplicateThreshold;
 }

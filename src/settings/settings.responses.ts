@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 
+import { EMBEDDING_PROVIDER_NAMES } from '../env/env.schema';
 import { RUNTIME_FIELDS, STARTUP_ONLY_FIELDS } from './runtime-config';
 
 /**
@@ -100,7 +101,7 @@ export class EffectiveConfigDoc {
   })
   config_version: number;
 
-  @ApiProperty({ type: String, enum: ['local', 'hash', 'openai'], example: 'local' })
+  @ApiProperty({ type: String, enum: EMBEDDING_PROVIDER_NAMES, example: 'local' })
   embedding_provider: string;
 
   @ApiProperty({ type: String, description: 'EMBEDDING_MODEL for `openai`, else the provider name.', example: 'local' })

@@ -5,6 +5,7 @@ import { DomainError } from '../common/errors/domain-error';
 import type { Actor } from '../common/identity/principal';
 import { DATABASE_TARGET, type DatabaseTarget } from '../database/database-target';
 import { RuntimeConfigStore, type StoredRuntimeConfig } from '../database/runtime-config.store';
+import { configuredModelOnWire } from '../embeddings/embedding-identity';
 import { pickEnv } from '../env/app-config';
 import type { AppEnv } from '../env/env.schema';
 import { ConfigChangeListener } from './config-change-listener';
@@ -104,7 +105,7 @@ export class SettingsService implements OnModuleInit, OnModuleDestroy {
       ...runtimeConfigToWire(this.config),
       config_version: this.version,
       embedding_provider: this.env.EMBEDDING_PROVIDER,
-      embedding_model: this.env.EMBEDDING_PROVIDER === 'openai' ? this.env.EMBEDDING_MODEL : this.env.EMBEDDING_PROVIDER,
+      embedding_model: configuredModelOnWire(this.env),
       embedding_dimensions: this.env.EMBEDDING_DIMENSIONS,
       llm_provider: this.env.LLM_PROVIDER,
       llm_model: this.env.LLM_PROVIDER === 'none' ? null : this.env.LLM_MODEL,

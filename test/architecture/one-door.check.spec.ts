@@ -3,9 +3,11 @@ import { join } from 'node:path';
 import { ESLint } from 'eslint';
 
 /**
- * STYLE.md rule 13: outside src/database/, nothing reaches the tenant tables except through
- * MemoryAccess. The rules live in eslint.one-door.mjs (so `npm run lint` fails CI too); this
- * spec runs them on the tree and shows, on rogue snippets, that they do fire.
+ * STYLE.md rule 13: outside src/database/access (and the maintenance folder, each exemption
+ * listed with its reason in eslint.one-door.mjs), nothing reaches the tenant tables except
+ * through MemoryAccess. `npm run lint` fails CI on the same rules; this spec runs them on the
+ * tree and shows, on rogue snippets, that they do fire (the seven holes of issue 21 are in
+ * rogue-snippets.check.spec.ts).
  */
 const ROOT = join(__dirname, '..', '..');
 const ONE_DOOR_RULES = new Set(['no-restricted-syntax', 'no-restricted-imports']);
@@ -62,7 +64,7 @@ describe('one door into the tenant tables', () => {
       expect(await violations(ROGUE[name], 'src/memories/rogue.repository.ts')).not.toEqual([]);
     });
 
-    it('allows the same code inside src/database/ (the door itself)', async () => {
+    it('allows the same code inside src/database/access/ (the door itself)', async () => {
       expect(await violations(ROGUE['injects the memories repository'], 'src/database/access/rogue.ts')).toEqual([]);
     });
 

@@ -3,6 +3,7 @@ import { connect, type AddressInfo } from 'node:net';
 
 import { ADMIN_TOKEN, adminAuth, agentKey, API_KEY_ENV, bearer, createKey, serviceKey, userKey } from '../support/api-keys';
 import { newId, newUser } from '../support/ids';
+import { apiRoutes } from '../support/registered-routes';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 const UNAUTHENTICATED = { error: 'invalid or missing API key' };
@@ -249,6 +250,7 @@ describe('AUTH_MODE=api_key', () => {
       ['GET /v1/memories/list', () => t.http().get('/v1/memories/list').set(bearer(keyB)).query(asA())],
       ['GET /v1/memories/:id', () => t.http().get(`/v1/memories/${memoryOfA}`).set(bearer(keyB)).query(asA())],
       ['DELETE /v1/memories/:id', () => t.http().delete(`/v1/memories/${memoryOfA}`).set(bearer(keyB)).query(asA())],
+      ['GET /v1/memories/:id/history', () => t.http().get(`/v1/memories/${memoryOfA}/history`).set(bearer(keyB)).query(asA())],
       [
         'PATCH /v1/memories/:id',
         () =>
@@ -283,6 +285,26 @@ describe('AUTH_MODE=api_key', () => {
         () => t.http().delete(`/v1/memories/lessons/${newId()}`).set(bearer(keyB)).query({ user_id: alice }),
       ],
     ];
+    it('covers every registered route that takes a key, here or in a named case', () => {
+      // The routes array's labels, with their registered paths; lessons' reads and reports are the it.each below.
+      const labelled = new Set(
+        routes
+          .map(([route]) => route.replace(':grantee', ':grantee_agent_id'))
+          .concat('GET /v1/memories/lessons', 'GET /v1/memories/lessons/stats', 'POST /v1/memories/lessons/report'),
+      );
+      const WITHOUT_A_SCOPE: Record<string, string> = {
+        'GET /health': 'open',
+        'GET /v1/memories/health': 'open',
+        'GET /metrics': 'the admin token (admin routes and admin-only routes, below)',
+        'PUT /v1/memories/config': 'the admin token (admin routes and admin-only routes, below)',
+        'POST /v1/admin/keys': 'the admin token',
+        'GET /v1/admin/keys': 'the admin token',
+        'DELETE /v1/admin/keys/:id': 'the admin token',
+        'GET /v1/admin/audit': 'the admin token',
+      };
+      expect(apiRoutes(t.app).filter((route) => !labelled.has(route) && !(route in WITHOUT_A_SCOPE))).toEqual([]);
+    });
+
     it.each(routes)('%s', async (_route, call) => {
       const before = Number((await t.dataSource.query('SELECT count(*) AS n FROM audit_events'))[0].n);
       const res = await call();

@@ -33,7 +33,7 @@ describe('client transport against a scripted server', () => {
       expect(server.received[1].at - server.received[0].at).toBeGreaterThanOrEqual(950);
     });
 
-    it('retries 429 and 503 on a non-idempotent write too: the service did not process it', async () => {
+    it('retries 429 on a non-idempotent write too: the rate limit refused it before any work', async () => {
       server.reply(
         { status: 429, body: { error: 'slow down' }, headers: { 'retry-after': '0' } },
         { status: 200, body: { episode_id: 'e', stored_memory_ids: [] } },
@@ -43,6 +43,15 @@ describe('client transport against a scripted server', () => {
         storedMemoryIds: [],
       });
       expect(server.received).toHaveLength(2);
+    });
+
+    it('never retries a 503 on a non-idempotent write: the write may have committed before the connection was lost', async () => {
+      server.reply(
+        { status: 503, body: { error: 'Database unavailable' } },
+        { status: 200, body: { episode_id: 'e', stored_memory_ids: [] } },
+      );
+      await expect(client().ingestQuick({ ...USER, conversation: 'c', sourceSite: 's' })).rejects.toMatchObject({ status: 503 });
+      expect(server.received).toHaveLength(1);
     });
 
     it('throws at once when Retry-After asks for longer than maxDelayMs', async () => {

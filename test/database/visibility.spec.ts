@@ -1,8 +1,8 @@
 import { DataSource } from 'typeorm';
 
 import type { MemoryScope } from '../../src/common/scope/memory-scope';
+import { AccessPurpose, applyMemoryScope, VISIBILITY_MODES } from '../../src/database/access/visibility';
 import { MemoryEntity } from '../../src/database/entities/memory.entity';
-import { AccessPurpose, applyMemoryScope, VISIBILITY_MODES } from '../../src/database/visibility';
 
 const W = '11111111-1111-4111-8111-111111111111';
 const A = '22222222-2222-4222-8222-222222222222';

@@ -6,6 +6,7 @@ import { EmbeddingService } from '../../src/embeddings/embedding.service';
 import { VectorSearch, type ScoredRow } from '../../src/retrieval/vector-search';
 import { newId, newUser } from '../support/ids';
 import { isVisible, type ModelCaller, type ModelRow } from '../support/model-visibility';
+import { apiRoutes } from '../support/registered-routes';
 import {
   MARKER_NAMES,
   MARKERS,
@@ -520,6 +521,46 @@ describe('memory isolation between users, workspaces and agents', () => {
       expect(await deletedAt(rows.xSharedForY)).not.toBeNull();
       expect((await t.http().get(`/v1/memories/${rows.xSharedForY}`).query(asX)).status).toBe(404);
       expect((await t.http().delete(`/v1/memories/${rows.xSharedForY}`).query(asX)).status).toBe(404);
+    });
+  });
+
+  describe('route coverage', () => {
+    // Every route the app registers (test/support/registered-routes.ts) is either a read route of
+    // the table above, proven here against every caller and agent_scope, or named below with the
+    // suite that proves its isolation, or reads no tenant data. A new route in none of them fails.
+    const PROVEN_ELSEWHERE: Record<string, string> = {
+      'DELETE /v1/memories/:id': "this file, 'DELETE /v1/memories/:id'",
+      'GET /v1/memories/:id/history': "test/memories/lifecycle.e2e.spec.ts, 'isolation of history and expiry'",
+      'POST /v1/memories/ingest': "this file, 'ingest de-duplication' (the writer's view); test/memories/llm-ingest.e2e.spec.ts",
+      'POST /v1/memories/ingest/quick': "this file, 'ingest de-duplication'",
+      'PATCH /v1/memories/:id': 'test/memories/visibility.property.e2e.spec.ts; routes.e2e.spec.ts (PATCH and grants)',
+      'POST /v1/memories/:id/grants': 'test/memories/visibility.property.e2e.spec.ts; routes.e2e.spec.ts (PATCH and grants)',
+      'GET /v1/memories/:id/grants': 'routes.e2e.spec.ts (PATCH and grants); test/auth/api-keys.e2e.spec.ts',
+      'DELETE /v1/memories/:id/grants/:grantee_agent_id': 'test/memories/visibility.property.e2e.spec.ts',
+      'GET /v1/memories/lessons': "test/lessons/lessons.e2e.spec.ts (never another user's lessons)",
+      'GET /v1/memories/lessons/stats': "test/lessons/lessons.e2e.spec.ts (never another user's lessons)",
+      'POST /v1/memories/lessons/report': "test/lessons/lessons.e2e.spec.ts (one user's lessons never apply to another)",
+      'DELETE /v1/memories/lessons/:id': "test/lessons/lessons.e2e.spec.ts (404 for another user's lesson)",
+      'GET /v1/agents/trust': 'test/auth/api-keys.e2e.spec.ts (an agent key reads only its own)',
+      'PUT /v1/agents/trust': 'test/auth/api-keys.e2e.spec.ts (never through an agent key)',
+    };
+    const NO_TENANT_DATA: Record<string, string> = {
+      'GET /health': 'liveness',
+      'GET /v1/memories/health': 'liveness and counts of the service, no rows',
+      'GET /metrics': 'process and pool counters',
+      'PUT /v1/memories/config': 'runtime settings',
+      'POST /v1/admin/keys': 'API keys (admin token)',
+      'GET /v1/admin/keys': 'API keys (admin token)',
+      'DELETE /v1/admin/keys/:id': 'API keys (admin token)',
+      'GET /v1/admin/audit': 'the audit log (admin token)',
+    };
+
+    it('has an isolation case for every registered route that reaches tenant data', () => {
+      const registered = apiRoutes(t.app);
+      const known = new Set([...Object.keys(READS), ...Object.keys(PROVEN_ELSEWHERE), ...Object.keys(NO_TENANT_DATA)]);
+      expect(registered.filter((route) => !known.has(route))).toEqual([]);
+      // and the tables name real routes (the admin routes exist only with an admin token)
+      expect([...Object.keys(READS), ...Object.keys(PROVEN_ELSEWHERE)].filter((route) => !registered.includes(route))).toEqual([]);
     });
   });
 });

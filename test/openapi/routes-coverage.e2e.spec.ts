@@ -1,25 +1,8 @@
-import type { Express } from 'express';
-
+import { isDocsRoute, registeredRoutes as routesOf } from '../support/registered-routes';
 import { createTestApp, type TestApp } from '../support/test-app';
 import type { OpenApiDocument } from './schema-validator';
 
-/** The routes Express really answers, from the app's own router (Express 5: `app.router`). */
-function registeredRoutes(t: TestApp): string[] {
-  const express = t.app.getHttpAdapter().getInstance() as Express & {
-    router: { stack: { route?: { path: unknown; methods: Record<string, boolean> } }[] };
-  };
-  const routes: string[] = [];
-  for (const layer of express.router.stack) {
-    if (!layer.route || typeof layer.route.path !== 'string') continue;
-    for (const [method, on] of Object.entries(layer.route.methods)) {
-      if (on && method !== '_all') routes.push(`${method.toUpperCase()} ${layer.route.path}`);
-    }
-  }
-  return routes;
-}
-
-/** The documentation's own routes (Swagger UI, its init script, the JSON) are not API. */
-const isDocsRoute = (route: string): boolean => / \/docs(-json|\/|$)/.test(route);
+const registeredRoutes = (t: TestApp): string[] => routesOf(t.app);
 
 function documentedRoutes(document: OpenApiDocument): string[] {
   return Object.entries(document.paths).flatMap(([path, operations]) =>

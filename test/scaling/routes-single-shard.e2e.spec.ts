@@ -2,6 +2,7 @@ import { Client } from 'pg';
 
 import { ADMIN_TOKEN, adminAuth } from '../support/api-keys';
 import { newId, newUser } from '../support/ids';
+import { apiRoutes } from '../support/registered-routes';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { singleShardFindings } from './single-shard';
 
@@ -25,19 +26,6 @@ function recordStatements(): { statements: string[]; stop(): void } {
     return original.apply(this, args);
   };
   return { statements, stop: () => (proto.query = original) };
-}
-
-type RouterLayer = { route?: { path: unknown; methods: Record<string, boolean> } };
-
-function registeredRoutes(t: TestApp): string[] {
-  const express = t.app.getHttpAdapter().getInstance() as unknown as { router: { stack: RouterLayer[] } };
-  const routes: string[] = [];
-  for (const { route } of express.router.stack) {
-    if (!route || typeof route.path !== 'string') continue;
-    for (const [method, on] of Object.entries(route.methods))
-      if (on && method !== '_all') routes.push(`${method.toUpperCase()} ${route.path}`);
-  }
-  return routes;
 }
 
 describe('the SQL the service sends under Citus', () => {
@@ -157,8 +145,7 @@ describe('the SQL the service sends under Citus', () => {
       await admin('GET /v1/admin/explain', '/v1/admin/explain', undefined, { ...workspace, agent_id: agent, memory_id: rid });
     await call('GET /v1/whoami', '/v1/whoami');
 
-    const isDocs = (route: string): boolean => / \/docs(-json|\/|$)/.test(route);
-    const unvisited = registeredRoutes(t).filter((route) => !isDocs(route) && !visited.has(route));
+    const unvisited = apiRoutes(t.app).filter((route) => !visited.has(route));
     expect(unvisited).toEqual([]);
 
     const statements = recorder.statements;

@@ -1,8 +1,10 @@
+import type { DynamicModule } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Express, Response } from 'express';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 
+import { AppModule } from '../../src/app/app.module';
 import { createApp } from '../../src/app/bootstrap';
 import { DOCS_JSON_PATH } from '../../src/app/setup-openapi';
 import { JsonLogger } from '../../src/common/logging/json-logger';
@@ -49,8 +51,13 @@ function watchJsonResponses(app: NestExpressApplication): { use(validator: Respo
  * Every JSON response is checked against the OpenAPI document the app serves at /docs-json:
  * an undocumented status or a body that does not match its schema fails `close()`.
  */
-export async function createTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
-  return startTestApp(await createTestDatabase(), true, overrides);
+export async function createTestApp(overrides: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
+  return startTestApp(await createTestDatabase(), true, overrides, options);
+}
+
+export interface TestAppOptions {
+  /** The module tree, from the one main.ts uses (e.g. its imports in another order). */
+  root?: (registered: DynamicModule) => DynamicModule;
 }
 
 /**
@@ -62,7 +69,12 @@ export async function createSecondInstance(first: TestApp, overrides: Record<str
   return startTestApp(first.db, false, overrides);
 }
 
-async function startTestApp(db: TestDatabase, ownsDatabase: boolean, overrides: Record<string, string>): Promise<TestApp> {
+async function startTestApp(
+  db: TestDatabase,
+  ownsDatabase: boolean,
+  overrides: Record<string, string>,
+  options: TestAppOptions = {},
+): Promise<TestApp> {
   const env = loadEnv({
     ...process.env,
     LOG_LEVEL: 'silent',
@@ -73,7 +85,8 @@ async function startTestApp(db: TestDatabase, ownsDatabase: boolean, overrides: 
   let app: NestExpressApplication;
   let validator: ResponseValidator;
   try {
-    app = await createApp(env, new JsonLogger(env.LOG_LEVEL));
+    const registered = AppModule.register(env);
+    app = await createApp(env, new JsonLogger(env.LOG_LEVEL), options.root ? options.root(registered) : registered);
     const watcher = watchJsonResponses(app);
     await app.init();
     documentCache ??= fetchDocument(app);

@@ -1,49 +1,39 @@
 /**
  * Domain errors carry a code; services throw them and the one exception filter
- * (http-exception.filter.ts) owns the mapping to HTTP status and envelope.
+ * (app/http-exception.filter.ts) answers with the code's status and message. DOMAIN_ERRORS is
+ * the one table of both: the filter reads it, and so does the OpenAPI documentation of each
+ * route (openapi/api-errors.ts, `ApiErrors({ errors: [...] })`), so a route's documented
+ * answer is the one it sends. A message given when throwing overrides the table's; the
+ * 400s of validation carry the failing field's own message.
  */
-export type DomainErrorCode =
-  | 'VALIDATION_FAILED'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'MEMORY_NOT_FOUND'
-  | 'LESSON_NOT_FOUND'
-  | 'GRANT_NOT_FOUND'
-  | 'KEY_NOT_FOUND'
-  | 'ROUTE_NOT_FOUND'
-  | 'UNAUTHENTICATED'
-  | 'ADMIN_UNAUTHENTICATED'
-  | 'SCOPE_MISMATCH'
-  | 'RATE_LIMITED'
-  | 'NOT_MEMORY_OWNER'
-  | 'CONFLICT'
-  | 'CONTENT_BLOCKED'
-  | 'CONFIG_MUTATION_DISABLED'
-  | 'CONFIG_STARTUP_ONLY_FIELDS'
-  | 'EMBEDDING_PROVIDER_UNAVAILABLE'
-  | 'EMBEDDING_PROVIDER_BAD_RESPONSE'
-  | 'DATABASE_UNAVAILABLE';
+export const DOMAIN_ERRORS = {
+  VALIDATION_FAILED: { status: 400, message: 'Invalid input' },
+  GRANTS_NEED_WORKSPACE: { status: 400, message: 'workspace_id is required: grants exist only for workspace memories' },
+  VISIBILITY_NEEDS_WORKSPACE: { status: 400, message: 'workspace_id is required: visibility exists only for workspace memories' },
+  CONFIG_STARTUP_ONLY_FIELDS: { status: 400, message: 'Provider and model selection is startup-only' },
+  UNAUTHENTICATED: { status: 401, message: 'invalid or missing API key' },
+  ADMIN_UNAUTHENTICATED: { status: 401, message: 'invalid or missing admin token' },
+  SCOPE_MISMATCH: { status: 403, message: 'scope does not match the API key' },
+  NOT_GRANT_OWNER: { status: 403, message: 'Only the owning agent may manage grants' },
+  NOT_VISIBILITY_OWNER: { status: 403, message: 'Only the owning agent may change visibility' },
+  NOT_MEMORY_OWNER: { status: 403, message: 'Only the owning agent may change this memory' },
+  MEMORY_NOT_FOUND: { status: 404, message: 'Memory not found' },
+  LESSON_NOT_FOUND: { status: 404, message: 'Lesson not found' },
+  GRANT_NOT_FOUND: { status: 404, message: 'Grant not found' },
+  KEY_NOT_FOUND: { status: 404, message: 'API key not found' },
+  ROUTE_NOT_FOUND: { status: 404, message: 'Route not found' },
+  GRANT_NEEDS_RESTRICTED: { status: 409, message: 'Grants apply only to restricted memories: set visibility to restricted first' },
+  CONTENT_BLOCKED: { status: 422, message: 'content blocked by the write gate' },
+  CONTENT_LOW_TRUST: { status: 422, message: 'content rejected by the write gate: trust score below the threshold' },
+  CONFIG_MUTATION_DISABLED: { status: 410, message: 'Runtime config mutation is deprecated for production and disabled' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Content-Type must be application/json' },
+  RATE_LIMITED: { status: 429, message: 'rate limit exceeded for this API key' },
+  EMBEDDING_PROVIDER_BAD_RESPONSE: { status: 502, message: 'Embedding provider returned an invalid response' },
+  EMBEDDING_PROVIDER_UNAVAILABLE: { status: 503, message: 'Embedding provider unavailable' },
+  DATABASE_UNAVAILABLE: { status: 503, message: 'Database unavailable' },
+} as const satisfies Record<string, { status: number; message: string }>;
 
-const DEFAULT_MESSAGES: Record<DomainErrorCode, string> = {
-  VALIDATION_FAILED: 'Invalid input',
-  UNSUPPORTED_MEDIA_TYPE: 'Content-Type must be application/json',
-  MEMORY_NOT_FOUND: 'Memory not found',
-  LESSON_NOT_FOUND: 'Lesson not found',
-  GRANT_NOT_FOUND: 'Grant not found',
-  KEY_NOT_FOUND: 'API key not found',
-  ROUTE_NOT_FOUND: 'Route not found',
-  UNAUTHENTICATED: 'invalid or missing API key',
-  ADMIN_UNAUTHENTICATED: 'invalid or missing admin token',
-  SCOPE_MISMATCH: 'scope does not match the API key',
-  RATE_LIMITED: 'rate limit exceeded for this API key',
-  NOT_MEMORY_OWNER: 'Only the owning agent may do this',
-  CONFLICT: 'Conflict',
-  CONTENT_BLOCKED: 'content blocked by the write gate',
-  CONFIG_MUTATION_DISABLED: 'Runtime config mutation is deprecated for production and disabled',
-  CONFIG_STARTUP_ONLY_FIELDS: 'Provider and model selection is startup-only',
-  EMBEDDING_PROVIDER_UNAVAILABLE: 'Embedding provider unavailable',
-  EMBEDDING_PROVIDER_BAD_RESPONSE: 'Embedding provider returned an invalid response',
-  DATABASE_UNAVAILABLE: 'Database unavailable',
-};
+export type DomainErrorCode = keyof typeof DOMAIN_ERRORS;
 
 export class DomainError extends Error {
   constructor(
@@ -52,7 +42,7 @@ export class DomainError extends Error {
     /** Extra envelope fields; only the config route uses them (CONTRACT section 7). */
     readonly extra?: Record<string, unknown>,
   ) {
-    super(message ?? DEFAULT_MESSAGES[code]);
+    super(message ?? DOMAIN_ERRORS[code].message);
     this.name = 'DomainError';
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Who is asking, and over which memories: the security boundary of every memory route.
  * Built only by parseMemoryScope(); passed as the first argument down to the repositories,
- * where database/visibility.ts turns it into SQL.
+ * where database/access/visibility.ts turns it into SQL.
  */
 export type AgentScope =
   | { kind: 'all' }

@@ -4,6 +4,7 @@ import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 
+import { assertNever } from '../../common/errors/domain-error';
 import type { Actor } from '../../common/identity/principal';
 import type { MemoryScope, WorkspaceScope } from '../../common/scope/memory-scope';
 import type { WireVersionChange } from '../../contract/wire-types';
@@ -11,17 +12,11 @@ import { appendAuditEvents, auditInsert, type AuditEvent } from '../audit/audit-
 import { EpisodeEntity } from '../entities/episode.entity';
 import { LessonEntity } from '../entities/lesson.entity';
 import { MemoryEntity } from '../entities/memory.entity';
-import {
-  applyMemoryScope,
-  CURRENT,
-  readRuleConditions,
-  scopeParameters,
-  scopeShapeKey,
-  type AccessPurpose,
-  type ReadRule,
-  type ReadTime,
-} from '../visibility';
+import { bm25Statement } from './bm25-statement';
+import { hnswSessionSettings } from './hnsw-settings';
+import { checkLessonStatement } from './lesson-statement';
 import { RECORD_SELECT, toRecordRow, type MemoryRecordRow } from './record-statement';
+import { scopedSelect, scopedUpdate, type ScopedSelect, type ScopedUpdate } from './scoped-query';
 import {
   searchStatementSql,
   textStatementSql,
@@ -30,7 +25,28 @@ import {
   type SearchStatementResult,
   type TextStatementResult,
 } from './search-statement';
+import {
+  planValues,
+  purposeOf,
+  searchFilterValues,
+  shapeKeyOf,
+  timeOf,
+  type FullTextPlan,
+  type RecordPlan,
+  type SearchFilters,
+  type StatementPlan,
+  type VectorPlan,
+} from './statement-plans';
 import { bindShape, renderShape, ShapeCache, type StatementShape } from './statement-shape';
+import {
+  applyMemoryScope,
+  CURRENT,
+  readRuleConditions,
+  scopeParameters,
+  type AccessPurpose,
+  type ReadRule,
+  type ReadTime,
+} from './visibility';
 
 export type NewMemory = Omit<MemoryEntity, 'deletedAt' | 'supersededAt' | 'supersededBy' | 'version' | 'validUntil'>;
 
@@ -75,15 +91,9 @@ export interface GrantRow {
   created_at: Date;
 }
 
-/**
- * The lesson statements' tenant key: `$1` is the user id, and the SQL must say so, as a
- * filter (`user_id = $1`) or as the first inserted value (`(user_id, ...) VALUES ($1, ...`).
- */
-const USER_KEY = [/\buser_id\s*=\s*\$1\b/, /\(\s*user_id\b[^)]*\)\s*VALUES\s*\(\s*\$1\b/i];
-
 export interface MemoryAccessOptions {
   /**
-   * Where shaped statements (searchShape) run as named prepared statements, parsed and
+   * Where shaped statements (search, textSearch, records) run as named prepared statements, parsed and
    * planned once per connection (DATABASE_PREPARED_STATEMENTS; statement-pool.ts). Null: the
    * same text as unnamed statements on the main pool, for poolers in transaction mode
    * (PgBouncer before 1.21) and the embedded database.
@@ -104,12 +114,16 @@ const SHAPES = new ShapeCache();
  * The one door into the tenant tables (memories, episodes, visibility grants, lessons). It is
  * the only code that reaches their TypeORM repositories and opens transactions on them (a lint rule and
  * test/architecture/one-door.check.spec.ts keep it so); everything else asks it for:
- * - a memory builder scoped for a purpose (`memories`, `updateMemories`): the visibility
- *   predicate of database/visibility.ts is already in it, so an unscoped memory query cannot
- *   be written outside this folder;
+ * - a memory statement scoped for a purpose (`memories`, `updateMemories`): a ScopedSelect or
+ *   ScopedUpdate (scoped-query.ts) that holds the visibility predicate of visibility.ts and
+ *   offers nothing that could replace, widen or rebind it;
+ * - the shaped statements (`search`, `textSearch`, `records`): the caller hands a plan value
+ *   (statement-plans.ts) and the door derives the shape key, renders the SQL once per shape,
+ *   binds the plan's values and the scope's (from the scope, never from the caller) and runs;
  * - owner-gated grant statements (the grants SQL lives here, next to the owner predicate);
- * - lesson statements keyed by user: `lessons(userId)` is a builder with the user bound, and
- *   `userQuery` runs hand-written lesson SQL only when it binds `user_id = $1` to that user;
+ * - lesson statements keyed by user: `lessons(userId)` is a ScopedSelect with the user bound,
+ *   and `userQuery` runs hand-written SQL on the lessons table alone, filtered or written by
+ *   `user_id = $1` (lesson-statement.ts checks the statement before it is sent);
  * - inserts of new rows, which carry their own tenant columns;
  * - `transaction(fn)`, which hands `fn` a MemoryAccess bound to one transaction, with
  *   transaction-local settings applied first.
@@ -149,13 +163,41 @@ export class MemoryAccess {
     });
   }
 
-  /** SELECT over the memories `scope` may touch for `purpose`, at `time` (visibility.ReadTime). */
-  memories(scope: MemoryScope, purpose: AccessPurpose, alias = 'm', time: ReadTime = CURRENT): SelectQueryBuilder<MemoryEntity> {
+  /**
+   * SELECT over the memories `scope` may touch for `purpose`, at `time` (visibility.ReadTime),
+   * as a ScopedSelect: the caller narrows, orders and pages; it cannot widen or rebind the
+   * predicate. Joins: the row's access counts (`memory_access_counts`) and its episode
+   * (`episodes`), on the same user.
+   */
+  memories(
+    scope: MemoryScope,
+    purpose: AccessPurpose,
+    alias = 'm',
+    time: ReadTime = CURRENT,
+  ): ScopedSelect<MemoryEntity, typeof MEMORY_JOINS> {
+    return scopedSelect(this.scoped(scope, purpose, alias, time), scopeParameters(scope, time), alias, MEMORY_JOINS);
+  }
+
+  /**
+   * UPDATE of the memories `scope` may touch for `purpose` (alias `memories` in conditions).
+   * `parameters`: the values the SET clause's own expressions name (never `vis_*`).
+   */
+  updateMemories(
+    scope: MemoryScope,
+    purpose: AccessPurpose,
+    values: QueryDeepPartialEntity<MemoryEntity>,
+    parameters?: Record<string, unknown>,
+    time: ReadTime = CURRENT,
+  ): ScopedUpdate<MemoryEntity> {
+    return scopedUpdate(this.scopedUpdateBuilder(scope, purpose, values, time), scopeParameters(scope, time), parameters);
+  }
+
+  /** The door's own builders over memories, predicate applied (never handed out). */
+  private scoped(scope: MemoryScope, purpose: AccessPurpose, alias: string, time: ReadTime = CURRENT): SelectQueryBuilder<MemoryEntity> {
     return applyMemoryScope(this.manager.getRepository(MemoryEntity).createQueryBuilder(alias), alias, scope, purpose, time);
   }
 
-  /** UPDATE of the memories `scope` may touch for `purpose` (alias `memories` in conditions). */
-  updateMemories(
+  private scopedUpdateBuilder(
     scope: MemoryScope,
     purpose: AccessPurpose,
     values: QueryDeepPartialEntity<MemoryEntity>,
@@ -183,7 +225,7 @@ export class MemoryAccess {
     actor: Actor,
     options: { time?: ReadTime; parameters?: ObjectLiteral } = {},
   ): Promise<number | null> {
-    const [updateSql, updateParameters] = this.updateMemories(
+    const [updateSql, updateParameters] = this.scopedUpdateBuilder(
       scope,
       purpose,
       { ...values, version: () => 'version + 1', updatedAt: () => 'now()' },
@@ -213,7 +255,7 @@ export class MemoryAccess {
    * of the memory it belongs to, in the same statement. Null when the memory is not visible.
    */
   async memoryVersions(scope: MemoryScope, id: string): Promise<MemoryVersionRow[] | null> {
-    const [visibleSql, parameters] = this.memories(scope, 'read', 'm', { kind: 'any' })
+    const [visibleSql, parameters] = this.scoped(scope, 'read', 'm', { kind: 'any' })
       .select('m.id', 'id')
       .addSelect('m.user_id', 'user_id')
       .andWhere('m.id = :historyId', { historyId: id })
@@ -231,122 +273,122 @@ export class MemoryAccess {
   }
 
   /**
-   * A vector search statement, rendered once per `key` (searchStatementSql: lesson check,
-   * scoped candidates and top k in one statement). `render` builds the candidates from
-   * `memories()` (selecting `id` and `distance`); it runs only the first time a key is seen,
-   * so the key must name everything the text depends on (visibility.scopeShapeKey, the
-   * filters present, the plan, the key check). Parameters besides the builder's: q, k,
-   * candidateLimit (when limited), lessonMaxDistance and lessonLimit (when gated), liveKeyId
-   * (when keyChecked).
-   */
-  searchShape(
-    key: string,
-    render: () => { candidates: SelectQueryBuilder<MemoryEntity>; gated: boolean; candidateLimit: boolean; keyChecked: boolean },
-  ): StatementShape {
-    return SHAPES.get(key, () => {
-      const { candidates, gated, candidateLimit, keyChecked } = render();
-      const parameters = candidates.getParameters();
-      if (typeof parameters.vis_userId !== 'string') throw new Error('searchShape: the candidates are not scoped');
-      const names = [...Object.keys(parameters), 'q', 'k'];
-      if (candidateLimit) names.push('candidateLimit');
-      if (gated) names.push('lessonMaxDistance', 'lessonLimit');
-      if (keyChecked) names.push('liveKeyId');
-      const driver = this.manager.connection.driver as PostgresDriver;
-      return renderShape(
-        searchStatementSql(candidates.getQuery(), gated, candidateLimit, keyChecked),
-        names,
-        (sql, params) => driver.escapeQueryWithParameters(sql, params) as [string, unknown[]],
-      );
-    });
-  }
-
-  /**
-   * Memory records (the row and its access counts, joined from memory_access_counts) that
-   * `scope` may read for `purpose`, rendered once per shape and run like search shapes
-   * (`run`: named and generic-planned with the statement pool, unnamed without). `narrow`
-   * adds the statement's own conditions and order to the scoped builder, with named
-   * parameters and no values (it runs only the first time `key` is seen, so `key` must name
-   * every condition it adds); their values come in `values`. `page` appends LIMIT and OFFSET
-   * as parameters, so one shape serves every page.
-   */
-  async records(
-    scope: MemoryScope,
-    purpose: AccessPurpose,
-    key: string,
-    narrow: (qb: SelectQueryBuilder<MemoryEntity>) => SelectQueryBuilder<MemoryEntity>,
-    values: ObjectLiteral = {},
-    page?: { limit: number; offset: number },
-    time: ReadTime = CURRENT,
-  ): Promise<MemoryRecordRow[]> {
-    const shape = SHAPES.get(`records|${scopeShapeKey(scope, purpose, time)}|${key}|${page !== undefined}`, () => {
-      // The counts come from scalar subqueries on the visible row's own user and id: columns,
-      // never rows, and a primary-key probe per returned row whatever the statistics say. (As
-      // a LEFT JOIN, the generic plan of a workspace list on a large user materialized all of
-      // the user's counts and compared every listed row with each; docs/benchmarks.md, step 9.)
-      const counts = (column: string) =>
-        `(SELECT ac.${column} FROM memory_access_counts ac WHERE ac.user_id = m.user_id AND ac.memory_id = m.id)`;
-      const qb = narrow(
-        this.memories(scope, purpose, 'm', time)
-          .select(RECORD_SELECT)
-          .addSelect(`COALESCE(${counts('access_count')}, 0)`, 'access_count')
-          .addSelect(counts('last_accessed_at'), 'last_accessed_at'),
-      );
-      const names = Object.keys({ ...qb.getParameters(), ...values });
-      let sql = qb.getQuery();
-      if (page) {
-        sql += ' LIMIT :limit OFFSET :offset';
-        names.push('limit', 'offset');
-      }
-      const driver = this.manager.connection.driver as PostgresDriver;
-      return renderShape(sql, names, (text, params) => driver.escapeQueryWithParameters(text, params) as [string, unknown[]]);
-    });
-    const rows = await this.run<Parameters<typeof toRecordRow>[0]>(
-      shape,
-      bindShape(shape, { ...scopeParameters(scope, time), ...values, ...page }),
-    );
-    return rows.map(toRecordRow);
-  }
-
-  /**
-   * The full-text side of a hybrid search (textStatementSql), rendered once per `key` like
-   * searchShape. `render` returns the BM25 statement built from two `memories()` builders and
-   * its parameters (names only matter; values come with each run, plus `q`).
-   */
-  textShape(key: string, render: () => { bm25: string; parameters: ObjectLiteral }): StatementShape {
-    return SHAPES.get(key, () => {
-      const { bm25, parameters } = render();
-      if (typeof parameters.vis_userId !== 'string') throw new Error('textShape: the candidates are not scoped');
-      const driver = this.manager.connection.driver as PostgresDriver;
-      return renderShape(
-        textStatementSql(bm25),
-        [...Object.keys(parameters), 'q'],
-        (sql, params) => driver.escapeQueryWithParameters(sql, params) as [string, unknown[]],
-      );
-    });
-  }
-
-  /** Runs a text shape with named values. */
-  async textSearch(shape: StatementShape, values: ObjectLiteral): Promise<TextStatementResult> {
-    return toTextResult(await this.run(shape, bindShape(shape, values)));
-  }
-
-  /**
-   * A search shape under session `settings` (the HNSW plan's): one named statement on the
+   * A vector search (searchStatementSql: key check, lesson check, scoped candidates and top k
+   * in one statement). The exact plan runs as a named statement on the statement pool. The
+   * HNSW plan runs under its session settings (hnsw-settings.ts): one named statement on the
    * indexed pool when its sessions already have exactly these settings, else a short
    * transaction that sets them first (behind a pooler, on the embedded database, inside a
    * transaction, or with other tuning).
    */
-  async searchWithSettings(shape: StatementShape, values: ObjectLiteral, settings: Record<string, string>): Promise<SearchStatementResult> {
-    const indexed = this.options.indexedPool;
-    if (indexed && !this.manager.queryRunner && sameSettings(indexed.settings, settings)) {
-      return toSearchResult(await this.run(shape, bindShape(shape, values), indexed.pool));
+  async search(plan: VectorPlan): Promise<SearchStatementResult> {
+    const [shape, values] = this.prepare(plan);
+    switch (plan.statement) {
+      case 'exact-vector':
+        return toSearchResult(await this.run(shape, values));
+      case 'hnsw-vector': {
+        const settings = hnswSessionSettings(plan.efSearch, plan.k);
+        const indexed = this.options.indexedPool;
+        if (indexed && !this.manager.queryRunner && sameSettings(indexed.settings, settings)) {
+          return toSearchResult(await this.run(shape, values, indexed.pool));
+        }
+        return this.transaction(async (tx) => toSearchResult(await tx.run(shape, values)), settings);
+      }
+      default:
+        return assertNever(plan);
     }
-    return this.transaction((tx) => tx.search(shape, values), settings);
   }
 
-  /** Runs a search shape with named values (scopeParameters, the filters, q, k, ...). */
-  async search(shape: StatementShape, values: ObjectLiteral): Promise<SearchStatementResult> {
-    return toSearchResult(await this.run(shape, bindShape(shape, values)));
+  /** The full-text side of a hybrid search (textStatementSql over bm25-statement.ts). */
+  async textSearch(plan: FullTextPlan): Promise<TextStatementResult> {
+    const [shape, values] = this.prepare(plan);
+    return toTextResult(await this.run(shape, values));
+  }
+
+  /**
+   * Memory records (the row and its access counts, from memory_access_counts) that the plan's
+   * scope may read: by id, by ids, or one page of the list, newest first.
+   */
+  async records(plan: RecordPlan): Promise<MemoryRecordRow[]> {
+    const [shape, values] = this.prepare(plan);
+    const rows = await this.run<Parameters<typeof toRecordRow>[0]>(shape, values);
+    return rows.map(toRecordRow);
+  }
+
+  /**
+   * The plan's statement (rendered on the first use of its shape key) and its positional
+   * values: the plan's own, then the scope's, from the scope (so nothing in the plan can
+   * stand in for them).
+   */
+  private prepare(plan: StatementPlan): [StatementShape, unknown[]] {
+    const values = { ...planValues(plan), ...scopeParameters(plan.scope, timeOf(plan)) };
+    const shape = SHAPES.get(shapeKeyOf(plan), () => {
+      const driver = this.manager.connection.driver as PostgresDriver;
+      return renderShape(
+        this.namedSql(plan),
+        Object.keys(values),
+        (sql, params) => driver.escapeQueryWithParameters(sql, params) as [string, unknown[]],
+      );
+    });
+    return [shape, bindShape(shape, values)];
+  }
+
+  /** The plan's SQL with named parameters (`:name`), built from the door's scoped builders. */
+  private namedSql(plan: StatementPlan): string {
+    const purpose = purposeOf(plan);
+    const time = timeOf(plan);
+    switch (plan.statement) {
+      case 'exact-vector': {
+        const candidates = this.scoped(plan.scope, purpose, 'v', time)
+          .select('v.id', 'id')
+          .addSelect('cosine_distance(v.embedding, CAST(:q AS vector))', 'distance');
+        applySearchFilters(candidates, 'v', plan.filters);
+        return searchStatementSql(candidates.getQuery(), plan.gate !== null, plan.bound !== null, plan.liveKeyId !== null);
+      }
+      case 'hnsw-vector': {
+        const candidates = this.scoped(plan.scope, purpose, 'v', time)
+          .select('v.id', 'id')
+          .addSelect('v.embedding <=> CAST(:q AS vector)', 'distance');
+        applySearchFilters(candidates, 'v', plan.filters);
+        // Ordered by the operator so the index serves it; the statement re-sorts by
+        // `distance + 0` (the candidates come in *relaxed* order, and ordered by plain
+        // `distance` the planner would take them for sorted and read only the first k).
+        candidates.orderBy('distance', 'ASC');
+        return searchStatementSql(candidates.getQuery(), plan.gate !== null, true, plan.liveKeyId !== null);
+      }
+      case 'full-text': {
+        const matches = this.scoped(plan.scope, purpose, 't', time);
+        const population = this.scoped(plan.scope, purpose, 'p', time);
+        applySearchFilters(matches, 't', plan.filters);
+        applySearchFilters(population, 'p', plan.filters);
+        return textStatementSql(bm25Statement(matches, population, plan.words, plan.words.join(' | '), plan.k).sql);
+      }
+      case 'record-by-id':
+        return this.recordSelect(plan.scope, purpose, time).andWhere('m.id = :id').getQuery();
+      case 'records-by-ids':
+        return this.recordSelect(plan.scope, purpose, time).andWhere('m.id = ANY(CAST(:ids AS uuid[]))').getQuery();
+      case 'record-page': {
+        const qb = this.recordSelect(plan.scope, purpose, time);
+        if (plan.filters.sourceSite !== undefined) qb.andWhere('m.source_site = :sourceSite');
+        if (plan.filters.episodeId !== undefined) qb.andWhere('m.episode_id = :episodeId');
+        return `${qb.orderBy('m.created_at', 'DESC').addOrderBy('m.id', 'DESC').getQuery()} LIMIT :limit OFFSET :offset`;
+      }
+      default:
+        return assertNever(plan);
+    }
+  }
+
+  /** A record read's select list over the alias `m`: the row and its access counts. */
+  private recordSelect(scope: MemoryScope, purpose: AccessPurpose, time: ReadTime): SelectQueryBuilder<MemoryEntity> {
+    // The counts come from scalar subqueries on the visible row's own user and id: columns,
+    // never rows, and a primary-key probe per returned row whatever the statistics say. (As
+    // a LEFT JOIN, the generic plan of a workspace list on a large user materialized all of
+    // the user's counts and compared every listed row with each; docs/benchmarks.md, step 9.)
+    const counts = (column: string) =>
+      `(SELECT ac.${column} FROM memory_access_counts ac WHERE ac.user_id = m.user_id AND ac.memory_id = m.id)`;
+    return this.scoped(scope, purpose, 'm', time)
+      .select(RECORD_SELECT)
+      .addSelect(`COALESCE(${counts('access_count')}, 0)`, 'access_count')
+      .addSelect(counts('last_accessed_at'), 'last_accessed_at');
   }
 
   /**
@@ -379,7 +421,8 @@ export class MemoryAccess {
    * that id (deleted, superseded and expired rows are explained, not hidden).
    */
   async explainVisibility(scope: WorkspaceScope, memoryId: string): Promise<VisibilityExplanationRow | null> {
-    const readable = this.memories({ ...scope, agentScope: { kind: 'all' } }, 'read', 'r')
+    // The door's own builder (never handed out), with the predicate of every read applied.
+    const readable = this.scoped({ ...scope, agentScope: { kind: 'all' } }, 'read', 'r')
       .select('1')
       .andWhere('r.id = e.id');
     const rules = readRuleConditions('e');
@@ -412,7 +455,7 @@ export class MemoryAccess {
    * taken in id order, so two writers lock them in the same order.
    */
   async recordAccess(scope: MemoryScope, increment: number, ids: readonly string[]): Promise<void> {
-    const [selectSql, params] = this.memories(scope, 'read')
+    const [selectSql, params] = this.scoped(scope, 'read', 'm')
       .select('m.user_id', 'user_id')
       .addSelect('m.id', 'memory_id')
       .addSelect('CAST(:accessIncrement AS integer)', 'access_count')
@@ -499,7 +542,7 @@ export class MemoryAccess {
 
   /** The owner's memory, expired or not (its owner still manages it until it is purged). */
   private ownedMemory(scope: WorkspaceScope, memoryId: string): SelectQueryBuilder<MemoryEntity> {
-    return this.memories(scope, 'owner', 'm', { kind: 'current-with-expired' }).andWhere('m.id = :memoryId', { memoryId });
+    return this.scoped(scope, 'owner', 'm', { kind: 'current-with-expired' }).andWhere('m.id = :memoryId', { memoryId });
   }
 
   /** Whether the caller owns a live memory with that id, and its visibility. */
@@ -580,23 +623,20 @@ export class MemoryAccess {
 
   // ---- lessons: user-scoped ----
 
-  /** SELECT over one user's lessons (`alias.user_id` bound). */
-  lessons(userId: string, alias = 'l'): SelectQueryBuilder<LessonEntity> {
-    return this.manager
-      .getRepository(LessonEntity)
-      .createQueryBuilder(alias)
-      .andWhere(`${alias}.user_id = :lessonUserId`, { lessonUserId: userId });
+  /** SELECT over one user's lessons (`alias.user_id` bound), as a ScopedSelect. */
+  lessons(userId: string, alias = 'l'): ScopedSelect<LessonEntity> {
+    const qb = this.manager.getRepository(LessonEntity).createQueryBuilder(alias).andWhere(`${alias}.user_id = :vis_userId`);
+    return scopedSelect(qb, { vis_userId: userId }, alias, {});
   }
 
   /**
-   * Hand-written SQL on the lessons table for one user: `$1` is `userId` and the statement
-   * must filter or write `user_id = $1` (checked here, so a statement that forgets the tenant
-   * key fails at once instead of reading other users' lessons).
+   * Hand-written SQL on the lessons table for one user: `$1` is `userId`. The statement must
+   * touch no table but `lessons`, and every lessons row it reads or changes must be pinned to
+   * `user_id = $1` (lesson-statement.ts), checked before it is sent, so a statement that
+   * forgets the tenant key or reaches another table fails at once.
    */
   async userQuery<T>(userId: string, sql: string, params: unknown[] = []): Promise<T[]> {
-    if (!USER_KEY.some((key) => key.test(sql))) {
-      throw new Error('userQuery: the statement does not bind user_id = $1');
-    }
+    checkLessonStatement(sql);
     return this.manager.query(sql, [userId, ...params]);
   }
 }
@@ -604,6 +644,19 @@ export class MemoryAccess {
 function sameSettings(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
   const names = Object.keys(a);
   return names.length === Object.keys(b).length && names.every((name) => b[name] === a[name]);
+}
+
+/** The joins a memories ScopedSelect allows: tables keyed by the same user as the row. */
+const MEMORY_JOINS = {
+  memory_access_counts: (alias: string, m: string) => `${alias}.user_id = ${m}.user_id AND ${alias}.memory_id = ${m}.id`,
+  episodes: (alias: string, m: string) => `${alias}.user_id = ${m}.user_id AND ${alias}.id = ${m}.episode_id`,
+} as const;
+
+/** Search filters (those present) as conditions over `alias`, with their named parameters. */
+function applySearchFilters(qb: SelectQueryBuilder<MemoryEntity>, alias: string, filters: SearchFilters): void {
+  const values = searchFilterValues(filters);
+  if (values.f_sourceSite !== undefined) qb.andWhere(`${alias}.source_site = :f_sourceSite`);
+  if (values.f_namespaces !== undefined) qb.andWhere(`${alias}.namespace = ANY(CAST(:f_namespaces AS text[]))`);
 }
 
 /** The agent a change is made by: the caller's agent in a workspace, none in user scope. */

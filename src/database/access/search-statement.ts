@@ -88,7 +88,7 @@ SELECT ${keyColumn} AS key_live, ${lessonColumn} AS lessons, r.*
 }
 
 /**
- * The full-text side of a hybrid search as one statement: `bm25` (bm25-sql.ts over two scoped
+ * The full-text side of a hybrid search as one statement: `bm25` (bm25-statement.ts over two scoped
  * builders, selecting `id` and `text_rank`, best first, at most k) joined back to the rows,
  * with each row's vector distance to the query. Rendered once per shape by MemoryAccess.
  */

@@ -1,8 +1,8 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-import type { VisibilityMode } from '../visibility';
+import type { VisibilityMode } from '../access/visibility';
 
-export type { VisibilityMode as MemoryVisibility } from '../visibility';
+export type { VisibilityMode as MemoryVisibility } from '../access/visibility';
 export type MemoryType = 'semantic' | 'episodic' | 'procedural';
 export type MemoryStatus = 'active' | 'needs_clarification';
 

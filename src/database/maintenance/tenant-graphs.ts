@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { Client, escapeIdentifier, escapeLiteral } from 'pg';
 
 import type { MemoryScope } from '../../common/scope/memory-scope';
+import { tenantRowConditions } from '../access/visibility';
 
 /**
  * Tenant graphs: a dedicated HNSW graph for each very large scope.
@@ -19,10 +20,11 @@ import type { MemoryScope } from '../../common/scope/memory-scope';
  *
  *   user_id = '<user>' AND workspace_id IS NULL|= '<workspace>' AND deleted_at IS NULL AND superseded_at IS NULL
  *
- * Every read of that scope carries those same conditions (applyMemoryScope), so when the
- * statement is planned with its values (the HNSW plan runs with plan_cache_mode =
- * force_custom_plan) PostgreSQL proves the predicate and walks the small graph, where only the
- * visibility conditions of a workspace still filter. Visibility is unchanged: the index only
+ * Every read of that scope carries those same conditions (both are written by
+ * tenantRowConditions in access/visibility.ts), so when the statement is planned with its
+ * values (the HNSW plan runs with plan_cache_mode = force_custom_plan) PostgreSQL proves the
+ * predicate and walks the small graph, where only the visibility conditions of a workspace
+ * still filter. Visibility is unchanged: the index only
  * decides which rows the walk meets first; the statement's WHERE still decides what is seen.
  *
  * Nothing moves: the rows stay where they are, the partition's own graph stays complete (every
@@ -99,8 +101,12 @@ export function tenantGraphName(scope: TenantScope): string {
 /** The partial index predicate: exactly the scope's live rows (literals, escaped). */
 export function tenantGraphPredicate(scope: TenantScope): string {
   if (scope.workspaceId !== null && !UUID.test(scope.workspaceId)) throw new Error(`not a workspace id: ${scope.workspaceId}`);
-  const workspace = scope.workspaceId === null ? 'workspace_id IS NULL' : `workspace_id = ${escapeLiteral(scope.workspaceId)}::uuid`;
-  return `user_id = ${escapeLiteral(scope.userId)} AND ${workspace} AND deleted_at IS NULL AND superseded_at IS NULL`;
+  // The same conditions as the visibility predicate's (tenantRowConditions), with literals.
+  const { tenant, live } = tenantRowConditions((column) => column, {
+    userId: escapeLiteral(scope.userId),
+    workspaceId: scope.workspaceId === null ? null : `${escapeLiteral(scope.workspaceId)}::uuid`,
+  });
+  return [...tenant, ...live].join(' AND ');
 }
 
 /**

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, IsUUID, Length } from 'class-validator';
 
 import { IsSmallJsonObject, LowerCase } from '../../common/validation/transforms';
-import { VISIBILITY_MODES, VISIBILITY_MODES_MESSAGE, type VisibilityMode } from '../../database/visibility';
+import { VISIBILITY_MODES, VISIBILITY_MODES_MESSAGE, type VisibilityMode } from '../../database/access/visibility';
 import { AGENT_EXAMPLE, UUID_EXAMPLE } from '../../openapi/scope.schema';
 import { LIMITS } from './limits';
 import { OwnerScopeFieldsDto, ScopeFieldsDto, WriterScopeFieldsDto } from './scope-fields.dto';
@@ -26,9 +26,6 @@ export class GrantParams extends MemoryIdParams {
   @LowerCase()
   grantee_agent_id: string;
 }
-
-/** GET/DELETE of one memory: only the scope parameters. */
-export class ScopeQueryDto extends ScopeFieldsDto {}
 
 /** GET of one memory: the scope parameters and include_expired. */
 export class GetQueryDto extends ScopeFieldsDto {
@@ -84,5 +81,3 @@ export class CreateGrantDto extends OwnerScopeFieldsDto {
   @LowerCase()
   grantee_agent_id: string;
 }
-
-export class OwnerScopeQueryDto extends OwnerScopeFieldsDto {}

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 
-import type { EmbeddingIdentity } from '../embeddings/embedding-identity';
+import type { EmbeddingIdentity } from '../../embeddings/embedding-identity';
 
 /**
  * Vectors made by another embedder than the configured one, across every tenant: a

@@ -8,7 +8,7 @@ import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
  * counts would count rows hidden from the caller (another agent's private memories in a
  * workspace), so a hidden memory would shift the ranking of visible ones and leak, through
  * ordering, that a term exists. Here every statistic comes from the same visibility-scoped
- * builders (database/visibility.ts) that pick the candidates, so writes, deletes, visibility
+ * builders (visibility.ts) that pick the candidates, so writes, deletes, visibility
  * changes and grants are reflected at once and nothing else has to be kept current.
  *
  * The cost is one pass over the visible rows for N and the average length, plus the

@@ -1,7 +1,7 @@
 import { Brackets, type ObjectLiteral, type SelectQueryBuilder, type UpdateQueryBuilder, type WhereExpressionBuilder } from 'typeorm';
 
-import { assertNever } from '../common/errors/domain-error';
-import type { AgentScope, MemoryScope } from '../common/scope/memory-scope';
+import { assertNever } from '../../common/errors/domain-error';
+import type { AgentScope, MemoryScope } from '../../common/scope/memory-scope';
 
 /**
  * The visibility modes of a workspace memory: the one list that the DTOs validate against,
@@ -82,15 +82,17 @@ export function applyMemoryScope<T extends ObjectLiteral, B extends ScopableBuil
   time: ReadTime = CURRENT,
 ): B {
   const a = alias;
+  const rows = tenantRowConditions((column) => `${a}.${column}`, {
+    userId: ':vis_userId',
+    workspaceId: scope.kind === 'workspace' ? ':vis_workspaceId' : null,
+  });
   qb.andWhere(
     new Brackets((where) => {
-      where.andWhere(`${a}.user_id = :vis_userId`);
+      for (const condition of rows.tenant) where.andWhere(condition);
       switch (scope.kind) {
         case 'user':
-          where.andWhere(`${a}.workspace_id IS NULL`);
           break;
         case 'workspace':
-          where.andWhere(`${a}.workspace_id = :vis_workspaceId`);
           workspaceCondition(where, a, scope.agentScope, purpose);
           break;
         default:
@@ -101,6 +103,33 @@ export function applyMemoryScope<T extends ObjectLiteral, B extends ScopableBuil
   );
   qb.setParameters(scopeParameters(scope, time));
   return qb;
+}
+
+/**
+ * The conditions that pin a statement to one tenant's live rows: its user, its workspace (or
+ * none: the user's personal memories), live (not deleted, not superseded). `column` names a column
+ * (with the statement's alias or bare), `values` are SQL expressions for the tenant's ids:
+ * bound parameters in the visibility predicate above, escaped literals in a tenant graph's
+ * partial-index predicate (maintenance/tenant-graphs.ts). Both are written from here because
+ * PostgreSQL walks a tenant graph only when it can prove the index predicate from the
+ * statement's own conditions: a drift between the two would silently turn the graphs off.
+ */
+export function tenantRowConditions(
+  column: (name: 'user_id' | 'workspace_id' | 'deleted_at' | 'superseded_at') => string,
+  values: { userId: string; workspaceId: string | null },
+): { tenant: string[]; live: string[] } {
+  return {
+    tenant: [
+      `${column('user_id')} = ${values.userId}`,
+      values.workspaceId === null ? `${column('workspace_id')} IS NULL` : `${column('workspace_id')} = ${values.workspaceId}`,
+    ],
+    live: liveRowConditions(column),
+  };
+}
+
+/** Not deleted, not superseded. */
+function liveRowConditions(column: (name: 'deleted_at' | 'superseded_at') => string): string[] {
+  return [`${column('deleted_at')} IS NULL`, `${column('superseded_at')} IS NULL`];
 }
 
 /**
@@ -118,7 +147,8 @@ export function applyMemoryScope<T extends ObjectLiteral, B extends ScopableBuil
 export type ReadTime = { kind: 'current' } | { kind: 'current-with-expired' } | { kind: 'as-of'; at: Date } | { kind: 'any' };
 export const CURRENT: ReadTime = Object.freeze({ kind: 'current' });
 
-const LIVE = (a: string) => `${a}.deleted_at IS NULL AND ${a}.superseded_at IS NULL`;
+/** Live rows (not deleted, not superseded): the tenant graphs' condition too (tenantRowConditions). */
+const LIVE = (a: string) => liveRowConditions((column) => `${a}.${column}`).join(' AND ');
 
 function timeCondition(a: string, time: ReadTime): string {
   switch (time.kind) {
@@ -142,8 +172,8 @@ function timeCondition(a: string, time: ReadTime): string {
 
 /**
  * The values of the `vis_` parameters the predicate binds for `scope` (some may go unused
- * by a purpose). Statements rendered once per shape (MemoryAccess.searchShape) bind these
- * per request without building the predicate again.
+ * by a purpose). MemoryAccess binds these last, from the scope, on every statement it runs
+ * (a caller never supplies them), including the shaped statements rendered once per shape.
  */
 export function scopeParameters(scope: MemoryScope, time: ReadTime = CURRENT): Record<string, unknown> {
   const at = time.kind === 'as-of' ? { vis_asOf: time.at } : {};
