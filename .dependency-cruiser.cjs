@@ -13,7 +13,7 @@ const LAYERS = [
   ['embeddings'],
   ['llm'],
   ['database'],
-  ['auth', 'settings', 'agents'],
+  ['auth', 'settings', 'agents', 'inspector'],
   ['lessons'],
   ['memories'],
   ['retrieval', 'grants'],

@@ -8,6 +8,7 @@ import { EnvModule } from '../env/env.module';
 import type { AppEnv } from '../env/env.schema';
 import { GrantsModule } from '../grants/grants.module';
 import { IngestModule } from '../ingest/ingest.module';
+import { InspectorModule } from '../inspector/inspector.module';
 import { LessonsModule } from '../lessons/lessons.module';
 import { LlmModule } from '../llm/llm.module';
 import { MemoriesModule } from '../memories/memories.module';
@@ -40,6 +41,7 @@ export class AppModule {
         RetrievalModule,
         GrantsModule,
         MemoriesModule,
+        InspectorModule,
       ],
       providers: [RouteOrder],
     };

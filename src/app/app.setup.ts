@@ -11,6 +11,7 @@ import type { JsonLogger } from '../common/logging/json-logger';
 import { requestLogger } from '../common/logging/request-logger.middleware';
 import { createValidationPipe } from '../common/validation/validation.pipe';
 import type { AppEnv } from '../env/env.schema';
+import { defaultInspectorDir, INSPECTOR_PREFIX, InspectorAssets } from '../inspector/inspector-assets';
 import { MetricsService } from '../metrics/metrics.service';
 import { AllExceptionsFilter, toErrorResponse } from './http-exception.filter';
 import { setupOpenApi } from './setup-openapi';
@@ -32,6 +33,7 @@ export function configureApp(app: INestApplication, env: AppEnv, logger: JsonLog
   express.set('etag', false);
   express.set('query parser', 'extended');
   app.use(requestLogger(logger));
+  if (env.INSPECTOR_ENABLED) serveInspector(app, logger);
 
   const allowed = new Set(env.ALLOWED_ORIGINS);
   app.enableCors({
@@ -63,6 +65,18 @@ export function configureApp(app: INestApplication, env: AppEnv, logger: JsonLog
   app.useGlobalPipes(createValidationPipe());
   // No enableShutdownHooks(): main.ts owns SIGTERM/SIGINT (drain, close, exit 0), because
   // Nest's hook re-raises the signal after closing and the process would not exit 0.
+}
+
+/**
+ * The inspector's static pages at /ui, before CORS and the body checks (they take no body and
+ * are only ever loaded same-origin). They hold no data: every page calls the API with the
+ * credential the operator signs in with, under the API's own rules.
+ */
+function serveInspector(app: INestApplication, logger: JsonLogger): void {
+  const dir = defaultInspectorDir();
+  const assets = InspectorAssets.load(dir);
+  if (assets) app.use(assets.handler());
+  else logger.warn(`no inspector build in ${dir} (npm run build makes it): ${INSPECTOR_PREFIX} is not served`, 'Inspector');
 }
 
 /** The app's metrics, when its module tree has them (minimal apps in tests do not). */

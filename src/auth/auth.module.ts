@@ -8,10 +8,11 @@ import { AdminService } from './admin.service';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { AuthGuard } from './auth.guard';
 import { KeyRateLimiter } from './rate-limiter';
+import { WhoAmIController } from './whoami.controller';
 
-/** API keys, the global AuthGuard that resolves every caller, and the admin routes. */
+/** API keys, the global AuthGuard that resolves every caller, the admin routes and GET /v1/whoami. */
 @Module({
-  controllers: [AdminController],
+  controllers: [AdminController, WhoAmIController],
   providers: [
     ApiKeysRepository,
     ApiKeyAuthenticator,

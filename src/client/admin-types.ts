@@ -1,5 +1,5 @@
-import type { ApiKeyWire, AuditEventWire, CreatedApiKeyWire, WireKeyRole } from '../contract/admin-wire-types';
-import type { Camelized } from '../contract/wire-types';
+import type { ApiKeyWire, AuditEventWire, CreatedApiKeyWire, WhoAmIWire, WireKeyRole } from '../contract/admin-wire-types';
+import type { Camelized, VisibilityExplanationWire, WireHiddenBecause, WireVisibilityRule } from '../contract/wire-types';
 
 /** Agents, health and runtime configuration. */
 
@@ -115,3 +115,20 @@ export interface AuditEventList {
   events: AuditEvent[];
   count: number;
 }
+
+/** Who the client's credential is (`whoami`): `open` in AUTH_MODE=off, else the key's role and ids. */
+export type WhoAmI = Camelized<WhoAmIWire>;
+
+export type VisibilityRule = WireVisibilityRule;
+export type HiddenBecause = WireHiddenBecause;
+
+/** Admin: one memory of a user, and the agent of a workspace asked about. */
+export interface ExplainVisibilityOptions {
+  userId: string;
+  workspaceId: string;
+  agentId: string;
+  memoryId: string;
+}
+
+/** The read predicate's verdict on one memory for one agent, and the rule behind it. */
+export type VisibilityExplanation = Camelized<VisibilityExplanationWire>;

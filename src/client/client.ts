@@ -8,10 +8,13 @@ import type {
   ConfigUpdateResult,
   CreateApiKeyOptions,
   CreatedApiKey,
+  ExplainVisibilityOptions,
   HealthStatus,
   MemoriesHealth,
   RuntimeConfigPatch,
   SetAgentTrustOptions,
+  VisibilityExplanation,
+  WhoAmI,
 } from './admin-types';
 import { keysToCamel, keysToSnake, snakeToCamel } from './case-conversion';
 import type {
@@ -241,5 +244,19 @@ export class AtriumClient {
   /** Admin: audit events, newest first. */
   auditEvents(options: AuditQueryOptions = {}, call?: CallOptions): Promise<AuditEventList> {
     return this.call({ method: 'GET', path: '/v1/admin/audit', query: query(options), idempotent: true, auth: 'admin' }, call);
+  }
+
+  /** The auth mode and who the API key is (its role and bound ids); `kind: 'open'` in AUTH_MODE=off. */
+  whoami(call?: CallOptions): Promise<WhoAmI> {
+    return this.call({ method: 'GET', path: '/v1/whoami', idempotent: true }, call);
+  }
+
+  /**
+   * Admin: why an agent of a workspace can or cannot read a memory of the user (the rule of the
+   * read predicate that lets it through, or what keeps it out). AtriumError 404 when the user
+   * has no such memory.
+   */
+  explainVisibility(options: ExplainVisibilityOptions, call?: CallOptions): Promise<VisibilityExplanation> {
+    return this.call({ method: 'GET', path: '/v1/admin/explain', query: query(options), idempotent: true, auth: 'admin' }, call);
   }
 }

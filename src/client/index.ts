@@ -76,4 +76,9 @@ export type {
   MemoriesHealth,
   RuntimeConfigPatch,
   SetAgentTrustOptions,
+  ExplainVisibilityOptions,
+  HiddenBecause,
+  VisibilityExplanation,
+  VisibilityRule,
+  WhoAmI,
 } from './admin-types';

@@ -40,3 +40,17 @@ export interface AuditEventWire {
   /** Ids, enum values and counts; keys not re-cased by the client. */
   detail: Record<string, unknown>;
 }
+
+/**
+ * GET /v1/whoami: the credential's identity as the service resolved it. `kind` is `open` in
+ * AUTH_MODE=off (no credential; scope from the parameters); otherwise the key's role, with
+ * the ids it is bound to (null where the role has none).
+ */
+export interface WhoAmIWire {
+  auth_mode: 'off' | 'api_key';
+  kind: 'open' | WireKeyRole;
+  key_id: string | null;
+  user_id: string | null;
+  workspace_id: string | null;
+  agent_id: string | null;
+}

@@ -109,6 +109,46 @@ export interface LessonCheckWire {
   matched_count: number;
 }
 
+/**
+ * Which alternative of the read rule lets a memory through for an agent (CONTRACT section 3),
+ * or `not_visible`: `owner` (its own), `workspace` (visibility `workspace` or NULL), `grant`
+ * (restricted, with a grant row for the agent).
+ */
+export type WireVisibilityRule = 'owner' | 'workspace' | 'grant' | 'not_visible';
+
+/** Why a memory is not visible to the agent, first match in this order. */
+export type WireHiddenBecause =
+  'deleted' | 'superseded' | 'expired' | 'personal_memory' | 'other_workspace' | 'agent_only' | 'restricted_without_grant' | 'other';
+
+/** GET /v1/admin/explain (the admin's inspector): how the read predicate judges one memory for one agent. */
+export interface VisibilityExplanationWire {
+  memory_id: string;
+  user_id: string;
+  /** The workspace and agent asked about. */
+  workspace_id: string;
+  agent_id: string;
+  /** The read predicate itself (agent_scope `all`) on this row. */
+  visible: boolean;
+  rule: WireVisibilityRule;
+  /** null when visible. */
+  hidden_because: WireHiddenBecause | null;
+  /**
+   * Each alternative of the read rule evaluated on the row for this agent. Only part of the
+   * answer: the row must also be in the workspace and live, which `visible` includes.
+   */
+  conditions: { owner: boolean; workspace: boolean; grant: boolean };
+  /** Where the row is and what it says; never its content. */
+  memory: {
+    workspace_id: string | null;
+    agent_id: string | null;
+    visibility: WireVisibility | null;
+    deleted: boolean;
+    superseded: boolean;
+    /** Past its `expires_at` (hidden from reads until purged). */
+    expired: boolean;
+  };
+}
+
 /** `memories_stored` -> `memoriesStored`, at the type level (as snakeToCamel does at run time). */
 export type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
 

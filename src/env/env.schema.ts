@@ -311,6 +311,12 @@ export const ENV_SCHEMA = {
     parse: adminToken,
     example: '',
   },
+  INSPECTOR_ENABLED: {
+    description:
+      'Serve the memory inspector at /ui (the static pages npm run build makes; it calls the API with the credential you sign in with)',
+    default: true,
+    parse: bool,
+  },
 } satisfies Record<string, VarSpec<unknown>>;
 
 type Schema = typeof ENV_SCHEMA;

@@ -140,6 +140,10 @@ describe('the SQL the service sends under Citus', () => {
     await admin('GET /v1/admin/keys', '/v1/admin/keys', undefined, { user_id: user.user_id });
     await admin('DELETE /v1/admin/keys/:id', `/v1/admin/keys/${key.id as string}`);
     await admin('GET /v1/admin/audit', '/v1/admin/audit', undefined, { user_id: user.user_id, limit: 10 });
+    // the inspector's "why can this agent see it?" (issue 26), for the grantee and an outsider
+    for (const agent of [other.agent_id, newId()])
+      await admin('GET /v1/admin/explain', '/v1/admin/explain', undefined, { ...workspace, agent_id: agent, memory_id: rid });
+    await call('GET /v1/whoami', '/v1/whoami');
 
     const unvisited = apiRoutes(t.app).filter((route) => !visited.has(route));
     expect(unvisited).toEqual([]);

@@ -57,6 +57,8 @@ from .models import (
     Severity,
     Success,
     Visibility,
+    VisibilityExplanation,
+    WhoAmI,
     WireModel,
 )
 
@@ -117,6 +119,8 @@ __all__ = [
     "Success",
     "UnprocessableError",
     "Visibility",
+    "VisibilityExplanation",
+    "WhoAmI",
     "WireModel",
     "__version__",
 ]

@@ -38,6 +38,8 @@ from .models import (
     SearchResult,
     ServiceHealth,
     Success,
+    VisibilityExplanation,
+    WhoAmI,
     WireModel,
 )
 
@@ -93,6 +95,7 @@ ROUTES: dict[str, Route] = {
     "set_trust": Route("PUT", "/v1/agents/trust", AgentTrustStored, "user"),
     "health": Route("GET", "/health", Health),
     "memories_health": Route("GET", "/v1/memories/health", ServiceHealth),
+    "whoami": Route("GET", "/v1/whoami", WhoAmI),
 }
 
 ADMIN_ROUTES: dict[str, Route] = {
@@ -100,6 +103,7 @@ ADMIN_ROUTES: dict[str, Route] = {
     "list_keys": Route("GET", "/v1/admin/keys", ApiKeyList, auth="admin"),
     "revoke_key": Route("DELETE", "/v1/admin/keys/{id}", Success, auth="admin"),
     "audit": Route("GET", "/v1/admin/audit", AuditEventList, auth="admin"),
+    "explain_visibility": Route("GET", "/v1/admin/explain", VisibilityExplanation, auth="admin"),
     # With AUTH_MODE=off the service does not check the token on this route.
     "update_config": Route("PUT", "/v1/memories/config", ConfigApplied, auth="admin"),
 }

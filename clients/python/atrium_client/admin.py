@@ -11,7 +11,7 @@ from ._core import DEFAULT_TIMEOUT, ClientCore
 from ._http import Retry, attempt, retry_delay
 from ._routes import ADMIN_ROUTES, Scope
 from .errors import AtriumException
-from .models import ApiKeyList, AuditEventList, ConfigApplied, CreatedApiKey, KeyRole, Success
+from .models import ApiKeyList, AuditEventList, ConfigApplied, CreatedApiKey, KeyRole, Success, VisibilityExplanation
 
 
 class AtriumAdmin:
@@ -83,6 +83,12 @@ class AtriumAdmin:
     ) -> AuditEventList:
         """Audit events, newest first (``limit`` 1..500, default 100)."""
         return self._call("audit", locals())
+
+    def explain_visibility(self, *, user_id: str, workspace_id: str, agent_id: str, memory_id: str) -> VisibilityExplanation:
+        """Why an agent of a workspace can or cannot read a memory of the user: the rule of the read
+        predicate that lets it through, or what keeps it out; NotFoundError when the user has no
+        such memory."""
+        return self._call("explain_visibility", locals())
 
     def update_config(
         self,

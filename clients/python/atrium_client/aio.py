@@ -38,6 +38,7 @@ from .models import (
     Severity,
     Success,
     Visibility,
+    WhoAmI,
 )
 
 Time = str | _dt.datetime
@@ -257,3 +258,8 @@ class AsyncAtrium:
     async def memories_health(self) -> ServiceHealth:
         """Status and the effective runtime config."""
         return await self._call("memories_health", locals())
+
+    async def whoami(self) -> WhoAmI:
+        """The auth mode and who the API key is (its role and the ids it is bound to); ``kind``
+        ``open`` in AUTH_MODE=off."""
+        return await self._call("whoami", locals())

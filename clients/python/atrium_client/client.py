@@ -30,6 +30,7 @@ from .models import (
     Severity,
     Success,
     Visibility,
+    WhoAmI,
 )
 
 Time = str | _dt.datetime
@@ -258,3 +259,8 @@ class Atrium:
     def memories_health(self) -> ServiceHealth:
         """Status and the effective runtime config."""
         return self._call("memories_health", locals())
+
+    def whoami(self) -> WhoAmI:
+        """The auth mode and who the API key is (its role and the ids it is bound to); ``kind``
+        ``open`` in AUTH_MODE=off."""
+        return self._call("whoami", locals())

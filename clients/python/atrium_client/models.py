@@ -382,6 +382,60 @@ class AuditEventList(WireModel):
     count: int
 
 
+@dataclass(frozen=True, kw_only=True)
+class WhoAmI(WireModel):
+    """Who the client's credential is: ``kind`` is ``open`` in AUTH_MODE=off, else the key's role,
+    with the ids it is bound to (None where the role has none)."""
+
+    WIRE_SCHEMAS = ("WhoAmI",)
+    auth_mode: str
+    kind: str
+    key_id: str | None
+    user_id: str | None
+    workspace_id: str | None
+    agent_id: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReadRuleConditions(WireModel):
+    """Each alternative of the read rule, evaluated on one memory for one agent."""
+
+    WIRE_SCHEMAS = ("ReadRuleConditions",)
+    owner: bool
+    workspace: bool
+    grant: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExplainedMemory(WireModel):
+    """Where an explained memory is; never its content."""
+
+    WIRE_SCHEMAS = ("ExplainedMemory",)
+    workspace_id: str | None
+    agent_id: str | None
+    visibility: str | None
+    deleted: bool
+    superseded: bool
+    expired: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class VisibilityExplanation(WireModel):
+    """Why an agent can or cannot read a memory (admin): ``rule`` is ``owner``, ``workspace``,
+    ``grant`` or ``not_visible``, then ``hidden_because`` says what keeps it out."""
+
+    WIRE_SCHEMAS = ("VisibilityExplanation",)
+    memory_id: str
+    user_id: str
+    workspace_id: str
+    agent_id: str
+    visible: bool
+    rule: str
+    hidden_because: str | None
+    conditions: ReadRuleConditions
+    memory: ExplainedMemory
+
+
 # ---------------------------------------------------------------------------------------------
 # Decoding: JSON (already parsed) -> the classes above, driven by their type hints.
 

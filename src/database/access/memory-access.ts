@@ -38,7 +38,15 @@ import {
   type VectorPlan,
 } from './statement-plans';
 import { bindShape, renderShape, ShapeCache, type StatementShape } from './statement-shape';
-import { applyMemoryScope, CURRENT, scopeParameters, type AccessPurpose, type ReadTime } from './visibility';
+import {
+  applyMemoryScope,
+  CURRENT,
+  readRuleConditions,
+  scopeParameters,
+  type AccessPurpose,
+  type ReadRule,
+  type ReadTime,
+} from './visibility';
 
 export type NewMemory = Omit<MemoryEntity, 'deletedAt' | 'supersededAt' | 'supersededBy' | 'version' | 'validUntil'>;
 
@@ -60,6 +68,23 @@ export interface MemoryVersionRow {
 
 /** The columns a version row copies from the memory as it is after the change. */
 const VERSIONED_COLUMNS = 'user_id, id, version, content, metadata, visibility, expires_at, workspace_id';
+
+/**
+ * One memory of a user as an agent of a workspace meets the read rule (explainVisibility):
+ * where the row is, whether the read predicate lets it through, and which of the rule's
+ * alternatives hold on it.
+ */
+export interface VisibilityExplanationRow extends Record<ReadRule, boolean> {
+  workspace_id: string | null;
+  agent_id: string | null;
+  visibility: string | null;
+  deleted: boolean;
+  superseded: boolean;
+  /** Past its expires_at. */
+  expired: boolean;
+  /** The whole read predicate (applyMemoryScope, purpose `read`, agent_scope `all`) on this row. */
+  visible: boolean;
+}
 
 export interface GrantRow {
   grantee_agent_id: string;
@@ -384,6 +409,42 @@ export class MemoryAccess {
     }
     const pool = statementPool ?? ((this.manager.connection.driver as PostgresDriver).master as Pool);
     return (await pool.query(config)).rows as T[];
+  }
+
+  // ---- the admin's "why can this agent see it?" ----
+
+  /**
+   * How the read rule judges memory `memoryId` of the scope's user for the scope's agent
+   * (agent_scope `all`): `visible` is the predicate of applyMemoryScope itself, evaluated on
+   * that row, and each ReadRule's condition (readRuleConditions) too, so the explanation is
+   * the same SQL as every read (of the current rows). Null when the user has no memory with
+   * that id (deleted, superseded and expired rows are explained, not hidden).
+   */
+  async explainVisibility(scope: WorkspaceScope, memoryId: string): Promise<VisibilityExplanationRow | null> {
+    // The door's own builder (never handed out), with the predicate of every read applied.
+    const readable = this.scoped({ ...scope, agentScope: { kind: 'all' } }, 'read', 'r')
+      .select('1')
+      .andWhere('r.id = e.id');
+    const rules = readRuleConditions('e');
+    const row = await this.manager
+      .getRepository(MemoryEntity)
+      .createQueryBuilder('e')
+      .select('e.workspace_id', 'workspace_id')
+      .addSelect('e.agent_id', 'agent_id')
+      .addSelect('e.visibility', 'visibility')
+      .addSelect('e.deleted_at IS NOT NULL', 'deleted')
+      .addSelect('e.superseded_at IS NOT NULL', 'superseded')
+      .addSelect('e.expires_at IS NOT NULL AND e.expires_at <= now()', 'expired')
+      .addSelect(`EXISTS (${readable.getQuery()})`, 'visible')
+      // NULL (a personal row has no agent) counts as "does not hold".
+      .addSelect(`COALESCE(${rules.owner}, FALSE)`, 'owner')
+      .addSelect(`COALESCE(${rules.workspace}, FALSE)`, 'workspace')
+      .addSelect(`COALESCE(${rules.grant}, FALSE)`, 'grant')
+      .andWhere('e.user_id = :vis_userId')
+      .andWhere('e.id = :explainMemoryId')
+      .setParameters({ ...readable.getParameters(), explainMemoryId: memoryId })
+      .getRawOne<VisibilityExplanationRow>();
+    return row ?? null;
   }
 
   // ---- access counts (memory_access_counts): written and removed only for memories in scope ----

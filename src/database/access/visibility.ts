@@ -234,17 +234,31 @@ function workspaceCondition(where: WhereExpressionBuilder, a: string, agentScope
   }
 }
 
-/** Read rule: own rows, legacy NULL rows, and what MODE_POLICY opens to other agents. */
-function readableByOthersOrOwn(a: string): string {
-  const parts = [`${a}.visibility IS NULL`, `${a}.agent_id = :vis_agentId`];
+/**
+ * Why the read rule lets a workspace row through for the caller: it is the caller's own
+ * (`owner`), open to every agent of the workspace (`workspace`: a NULL visibility or a mode
+ * whose othersRead is `all`), or opened to the caller by a grant row (`grant`).
+ */
+export type ReadRule = 'owner' | 'workspace' | 'grant';
+
+/**
+ * The read rule's alternatives, each with the rule it stands for, in the order the predicate
+ * writes them. readableByOthersOrOwn OR-s them all; readRuleConditions groups them by rule for
+ * MemoryAccess.explainVisibility, so the explanation and the predicate are the same SQL.
+ */
+function readAlternatives(a: string): { rule: ReadRule; sql: string }[] {
+  const alternatives: { rule: ReadRule; sql: string }[] = [
+    { rule: 'workspace', sql: `${a}.visibility IS NULL` },
+    { rule: 'owner', sql: `${a}.agent_id = :vis_agentId` },
+  ];
   for (const mode of VISIBILITY_MODES) {
     const othersRead = MODE_POLICY[mode].othersRead;
     switch (othersRead) {
       case 'all':
-        parts.push(`${a}.visibility = '${mode}'`);
+        alternatives.push({ rule: 'workspace', sql: `${a}.visibility = '${mode}'` });
         break;
       case 'grantees':
-        parts.push(`(${a}.visibility = '${mode}' AND ${grantExists(a)})`);
+        alternatives.push({ rule: 'grant', sql: `(${a}.visibility = '${mode}' AND ${grantExists(a)})` });
         break;
       case 'none':
         break;
@@ -252,7 +266,29 @@ function readableByOthersOrOwn(a: string): string {
         assertNever(othersRead);
     }
   }
-  return `(${parts.join(' OR ')})`;
+  return alternatives;
+}
+
+/** Read rule: own rows, legacy NULL rows, and what MODE_POLICY opens to other agents. */
+function readableByOthersOrOwn(a: string): string {
+  return `(${readAlternatives(a)
+    .map((alternative) => alternative.sql)
+    .join(' OR ')})`;
+}
+
+/**
+ * One boolean SQL condition per ReadRule on the row `a`, over the same `vis_` parameters as
+ * applyMemoryScope (a rule no mode uses is `FALSE`). They say which alternative of the read
+ * rule holds for a row; whether the row is readable at all (the right user and workspace,
+ * live) is still the whole predicate's answer.
+ */
+export function readRuleConditions(a: string): Record<ReadRule, string> {
+  const alternatives = readAlternatives(a);
+  const of = (rule: ReadRule): string => {
+    const parts = alternatives.filter((alternative) => alternative.rule === rule).map((alternative) => alternative.sql);
+    return parts.length === 0 ? 'FALSE' : `(${parts.join(' OR ')})`;
+  };
+  return { owner: of('owner'), workspace: of('workspace'), grant: of('grant') };
 }
 
 /** Own rows, legacy NULL rows, and the modes `allowed` opens to other agents. */

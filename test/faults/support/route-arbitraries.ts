@@ -260,7 +260,11 @@ export function requestArbitrary(world: FuzzWorld): fc.Arbitrary<FuzzRequest> {
       duplicate_threshold: fc.double({ min: 0.9, max: 1, noNaN: true }),
       trusted_source_sites: fc.array(fc.constantFrom('docs', 'chat.example'), { maxLength: 2 }),
     }),
-    fc.constantFrom<FuzzRequest>({ method: 'GET', path: '/health' }, { method: 'GET', path: '/v1/memories/health' }),
+    fc.constantFrom<FuzzRequest>(
+      { method: 'GET', path: '/health' },
+      { method: 'GET', path: '/v1/memories/health' },
+      { method: 'GET', path: '/v1/whoami' },
+    ),
   ];
 
   // Whole bodies that are not what a route expects.
