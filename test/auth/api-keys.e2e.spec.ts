@@ -301,6 +301,8 @@ describe('AUTH_MODE=api_key', () => {
         'GET /v1/admin/keys': 'the admin token',
         'DELETE /v1/admin/keys/:id': 'the admin token',
         'GET /v1/admin/audit': 'the admin token',
+        'GET /v1/admin/explain': 'the admin token (test/inspector/explain.e2e.spec.ts)',
+        'GET /v1/whoami': 'names the key itself, takes no scope (test/auth/whoami.e2e.spec.ts)',
       };
       expect(apiRoutes(t.app).filter((route) => !labelled.has(route) && !(route in WITHOUT_A_SCOPE))).toEqual([]);
     });

@@ -543,6 +543,7 @@ describe('memory isolation between users, workspaces and agents', () => {
       'DELETE /v1/memories/lessons/:id': "test/lessons/lessons.e2e.spec.ts (404 for another user's lesson)",
       'GET /v1/agents/trust': 'test/auth/api-keys.e2e.spec.ts (an agent key reads only its own)',
       'PUT /v1/agents/trust': 'test/auth/api-keys.e2e.spec.ts (never through an agent key)',
+      'GET /v1/admin/explain': "test/inspector/explain.e2e.spec.ts (admin token only; 404 for another user's memory, never the content)",
     };
     const NO_TENANT_DATA: Record<string, string> = {
       'GET /health': 'liveness',
@@ -553,6 +554,7 @@ describe('memory isolation between users, workspaces and agents', () => {
       'GET /v1/admin/keys': 'API keys (admin token)',
       'DELETE /v1/admin/keys/:id': 'API keys (admin token)',
       'GET /v1/admin/audit': 'the audit log (admin token)',
+      'GET /v1/whoami': 'the calling key and the ids it is bound to, no rows',
     };
 
     it('has an isolation case for every registered route that reaches tenant data', () => {
