@@ -1,4 +1,4 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { Controller, Delete, Get, Logger, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -8,6 +8,15 @@ import { MetricsService } from '../metrics/metrics.service';
 import { mcpCallerOf } from './mcp-caller';
 import { ServiceToolBackends } from './service-backend';
 import { createToolServer, type ToolObserver } from './tools/server';
+
+function headersOf(req: Request): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value === 'string') headers.set(name, value);
+    else if (Array.isArray(value)) headers.set(name, value.join(', '));
+  }
+  return headers;
+}
 
 /**
  * MCP over Streamable HTTP at /mcp (CONTRACT section 11), stateless: every POST carries its own
@@ -39,13 +48,26 @@ export class McpController {
   async post(@Req() req: Request, @Res() res: Response): Promise<void> {
     const caller = mcpCallerOf(req);
     const server = createToolServer(this.backends.for(caller), this.observer);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => {
-      void transport.close().catch(() => undefined);
-      void server.close().catch(() => undefined);
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    try {
+      await server.connect(transport);
+      // The SDK's web-standard transport, given the body Express already parsed and checked:
+      // it validates the JSON-RPC envelope, Accept and protocol version, runs the call, and
+      // answers as JSON (no event stream), which is written back here as it is.
+      const answer = await transport.handleRequest(
+        new globalThis.Request(`http://mcp.local${req.originalUrl}`, { method: 'POST', headers: headersOf(req) }),
+        {
+          parsedBody: req.body as unknown,
+        },
+      );
+      const body = await answer.text();
+      res.status(answer.status);
+      answer.headers.forEach((value, name) => res.setHeader(name, value));
+      res.end(body);
+    } finally {
+      await transport.close().catch(() => undefined);
+      await server.close().catch(() => undefined);
+    }
   }
 
   /** No server-initiated stream and no session to end: both answer 405 (the MCP specification allows it). */
