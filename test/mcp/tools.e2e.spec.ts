@@ -201,14 +201,11 @@ describe('MCP over Streamable HTTP', () => {
     });
 
     it('lets a browser client of an allowed origin send the MCP headers (CORS preflight)', async () => {
-      const pre = await app.t
-        .http()
-        .options('/mcp')
-        .set({
-          origin: 'http://localhost:3050',
-          'access-control-request-method': 'POST',
-          'access-control-request-headers': 'mcp-protocol-version',
-        });
+      const pre = await app.t.http().options('/mcp').set({
+        origin: 'http://localhost:3050',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'mcp-protocol-version',
+      });
       expect(pre.status).toBe(204);
       expect(pre.headers['access-control-allow-origin']).toBe('http://localhost:3050');
       for (const header of ['Mcp-Protocol-Version', 'X-Atrium-User-Id', 'X-Atrium-Workspace-Id', 'X-Atrium-Agent-Id', 'Authorization'])
