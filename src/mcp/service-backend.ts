@@ -25,6 +25,7 @@ function toolFailureOf(error: unknown): unknown {
   if (error.code === 'MEMORY_NOT_FOUND') return new ToolFailure(MEMORY_NOT_FOUND, 'not_found');
   if (error.code === 'CONTENT_BLOCKED') return new ToolFailure(blockedMessage('injection'), 'blocked');
   if (error.code === 'CONTENT_LOW_TRUST') return new ToolFailure(blockedMessage('low_trust'), 'blocked');
+  if (error.code === 'GATE_BUDGET_EXCEEDED') return new ToolFailure(`not stored: ${error.message}`, 'blocked');
   return DOMAIN_ERRORS[error.code].status < 500 ? new ToolFailure(error.message) : error;
 }
 

@@ -80,7 +80,10 @@ function toolFailureOf(error: unknown, url: string): unknown {
     if (error.status === 404) return new ToolFailure(MEMORY_NOT_FOUND, 'not_found');
     const said = (error.body as { error?: unknown } | null)?.error;
     const message = typeof said === 'string' ? said : error.message;
-    if (error.status === 422) return new ToolFailure(blockedMessage(/trust/.test(message) ? 'low_trust' : 'injection'), 'blocked');
+    if (error.status === 422) {
+      if (/time budget/.test(message)) return new ToolFailure(`not stored: ${message}`, 'blocked');
+      return new ToolFailure(blockedMessage(/trust/.test(message) ? 'low_trust' : 'injection'), 'blocked');
+    }
     if (error.status < 500) return new ToolFailure(message);
   }
   if (error instanceof AtriumNetworkError || error instanceof AtriumTimeoutError)
