@@ -68,16 +68,21 @@ export class MemoriesService {
    * whether or not a row matched (spec 4.2.7), and never a workspace row.
    */
   async delete(scope: MemoryScope, id: string, actor: Actor): Promise<{ success: true }> {
-    const affected = await this.repository.softDelete(scope, id, actor);
+    const deleted = await this.forget(scope, id, actor);
     switch (scope.kind) {
       case 'user':
         return { success: true };
       case 'workspace':
-        if (affected === 0) throw new DomainError('MEMORY_NOT_FOUND');
+        if (!deleted) throw new DomainError('MEMORY_NOT_FOUND');
         return { success: true };
       default:
         return assertNever(scope);
     }
+  }
+
+  /** Soft delete in both scopes: whether a visible row was deleted (the MCP `forget` tool says so in user scope too). */
+  async forget(scope: MemoryScope, id: string, actor: Actor): Promise<boolean> {
+    return (await this.repository.softDelete(scope, id, actor)) > 0;
   }
 
   /**

@@ -26,6 +26,13 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly mcpToolCalls = new Counter({
+    name: 'atrium_mcp_tool_calls_total',
+    help: 'MCP tool calls by tool and outcome (ok, invalid, blocked, not_found, refused, error)',
+    labelNames: ['tool', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
   readonly searchesBlocked = new Counter({
     name: 'atrium_searches_blocked_total',
     help: 'Searches that failed closed on a critical lesson, by scope kind',
