@@ -248,6 +248,7 @@ describe('AUTH_MODE=api_key', () => {
             .send({ ...asA(), memory_ids: [memoryOfA] }),
       ],
       ['GET /v1/memories/list', () => t.http().get('/v1/memories/list').set(bearer(keyB)).query(asA())],
+      ['GET /v1/memories/export', () => t.http().get('/v1/memories/export').set(bearer(keyB)).query(asA())],
       ['GET /v1/memories/:id', () => t.http().get(`/v1/memories/${memoryOfA}`).set(bearer(keyB)).query(asA())],
       ['DELETE /v1/memories/:id', () => t.http().delete(`/v1/memories/${memoryOfA}`).set(bearer(keyB)).query(asA())],
       ['GET /v1/memories/:id/history', () => t.http().get(`/v1/memories/${memoryOfA}/history`).set(bearer(keyB)).query(asA())],
@@ -301,6 +302,7 @@ describe('AUTH_MODE=api_key', () => {
         'GET /v1/admin/keys': 'the admin token',
         'DELETE /v1/admin/keys/:id': 'the admin token',
         'GET /v1/admin/audit': 'the admin token',
+        'POST /v1/admin/erase': 'the admin token (test/data/erasure.e2e.spec.ts)',
         'GET /v1/admin/explain': 'the admin token (test/inspector/explain.e2e.spec.ts)',
         'GET /v1/whoami': 'names the key itself, takes no scope (test/auth/whoami.e2e.spec.ts)',
       };

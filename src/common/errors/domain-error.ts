@@ -22,6 +22,8 @@ export const DOMAIN_ERRORS = {
   GRANT_NOT_FOUND: { status: 404, message: 'Grant not found' },
   KEY_NOT_FOUND: { status: 404, message: 'API key not found' },
   ROUTE_NOT_FOUND: { status: 404, message: 'Route not found' },
+  ERASURE_AGENT_NEEDS_WORKSPACE: { status: 400, message: 'agent_id requires workspace_id' },
+  ERASURE_RESIDUE: { status: 409, message: 'erasure left residue and was rolled back: nothing was erased (retry)' },
   GRANT_NEEDS_RESTRICTED: { status: 409, message: 'Grants apply only to restricted memories: set visibility to restricted first' },
   CONTENT_BLOCKED: { status: 422, message: 'content blocked by the write gate' },
   CONTENT_LOW_TRUST: { status: 422, message: 'content rejected by the write gate: trust score below the threshold' },
