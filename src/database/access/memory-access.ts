@@ -646,10 +646,12 @@ export class MemoryAccess {
 
   /**
    * The users' subject locks, shared, until this transaction ends (erasure.ts, SUBJECT_LOCK_KEY):
-   * taken by the statements that create a user's rows, so that an erasure of that user waits
+   * taken by the statements that create a user's rows (here, and lessons, trust levels and API
+   * keys in their own transactions), so that an erasure of that user waits
    * for them to commit (and erases what they wrote), and they wait for an erasure under way.
    */
-  private async holdSubjects(userIds: readonly string[]): Promise<void> {
+  async holdSubjects(userIds: readonly string[]): Promise<void> {
+    if (!this.manager.queryRunner) throw new Error('holdSubjects: only inside transaction(fn)');
     const users = [...new Set(userIds)].sort();
     await this.manager.query(`SELECT pg_advisory_xact_lock_shared(${SUBJECT_LOCK_KEY('u')}) FROM unnest(CAST($1 AS text[])) AS u`, [users]);
   }
