@@ -557,6 +557,10 @@ export class MemoryAccess {
    * taken in id order, so two writers lock them in the same order.
    */
   async recordAccess(scope: MemoryScope, increment: number, ids: readonly string[]): Promise<void> {
+    // Under the user's subject lock: counts written after an erasure of the user committed would
+    // name memories that are gone (the table has no foreign key to memories).
+    if (!this.manager.queryRunner) return this.transaction((tx) => tx.recordAccess(scope, increment, ids));
+    await this.holdSubjects([scope.userId]);
     const [selectSql, params] = this.scoped(scope, 'read', 'm')
       .select('m.user_id', 'user_id')
       .addSelect('m.id', 'memory_id')
