@@ -79,7 +79,7 @@ export class IngestService {
     const facts: ExtractedFact[] = dto.skip_extraction
       ? [{ content: dto.conversation, memoryType: 'semantic', importance: 0.5 }]
       : extractFacts(dto.conversation);
-    return this.write(scope, dto, facts, false, this.gate.assess(dto.conversation), actor);
+    return this.write(scope, dto, facts, false, await this.gate.assess(dto.conversation), actor);
   }
 
   /**
@@ -89,7 +89,7 @@ export class IngestService {
    * are rejected. The model's facts are gated one by one as well.
    */
   async ingest(scope: MemoryScope, dto: IngestDto, actor: Actor): Promise<IngestResponse> {
-    const assessment = this.gate.assess(dto.conversation);
+    const assessment = await this.gate.assess(dto.conversation);
     let facts: ExtractedFact[] | null = null;
     if (this.planner.available && !assessment?.blocked) {
       facts = await this.planner.extractFacts(dto.conversation);
