@@ -6,8 +6,8 @@ import type { Actor } from '../common/identity/principal';
 import { Access } from '../common/identity/route-access';
 import { ADMIN_SECURITY, ApiAdminErrors, ApiErrors, ApiInternalError } from '../openapi/api-errors';
 import { SuccessDoc } from '../openapi/success.responses';
-import { ApiKeyIdParams, AuditQueryDto, CreateApiKeyDto, ListApiKeysQueryDto, MAX_AUDIT_LIMIT } from './admin.dto';
-import { ApiKeyListDoc, AuditEventListDoc, CreatedApiKeyDoc } from './admin.responses';
+import { ApiKeyIdParams, AuditQueryDto, CreateApiKeyDto, EraseSubjectDto, ListApiKeysQueryDto, MAX_AUDIT_LIMIT } from './admin.dto';
+import { ApiKeyListDoc, AuditEventListDoc, CreatedApiKeyDoc, ErasureReceiptDoc } from './admin.responses';
 import { AdminService } from './admin.service';
 
 /** Keys and the audit log; the admin token only, in both modes (404 without ATRIUM_ADMIN_TOKEN). */
@@ -54,6 +54,27 @@ export class AdminController {
   @ApiErrors({ 400: ['id must be a valid UUID'], errors: ['KEY_NOT_FOUND'] })
   revokeKey(@Param() p: ApiKeyIdParams, @CallerActor() actor: Actor) {
     return this.admin.revokeKey(p.id, actor);
+  }
+
+  @Post('erase')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Erase a user, a workspace or an agent for good',
+    description:
+      'One transaction: deletes (not soft-deletes) the memories and their vectors, versions, access counts, grants given ' +
+      "by and to the subject, episodes, the lessons of an erased user and the erased memories among other lessons' sources, " +
+      'trust rows and API keys; reduces its audit events to id, at and action; drops the per-scope vector index of an erased ' +
+      "scope; then counts the residue again in every table that can hold the subject's ids and rolls back (409) if any remains. " +
+      'Audited as `subject.erased`, with counts and no ids.',
+  })
+  @ApiOkResponse({ type: ErasureReceiptDoc, description: 'The receipt: what was erased, and the residue counted afterwards (all 0).' })
+  @ApiErrors({
+    400: ['user_id (string) is required', 'workspace_id must be a valid UUID', 'agent_id must be a valid UUID'],
+    errors: ['ERASURE_AGENT_NEEDS_WORKSPACE', 'ERASURE_RESIDUE'],
+    body: true,
+  })
+  erase(@Body() dto: EraseSubjectDto, @CallerActor() actor: Actor) {
+    return this.admin.erase(dto, actor);
   }
 
   @Get('audit')

@@ -140,3 +140,39 @@ export class AuditQueryDto {
   @Max(MAX_AUDIT_LIMIT, { message: `limit must be between 1 and ${MAX_AUDIT_LIMIT}` })
   limit?: number;
 }
+
+/** POST /v1/admin/erase: a user, one of its workspaces, or one agent of that workspace. */
+export class EraseSubjectDto {
+  @ApiProperty({
+    type: String,
+    minLength: 1,
+    maxLength: 256,
+    description: 'The user to erase, or whose workspace or agent.',
+    example: 'alice',
+  })
+  @IsString({ message: 'user_id (string) is required' })
+  @Length(1, 256, { message: 'user_id (string) is required' })
+  user_id: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uuid',
+    description: 'Erase this workspace of the user (with agent_id: that agent in it).',
+    example: WORKSPACE_EXAMPLE,
+  })
+  @IsOptional()
+  @IsUUID('all', { message: 'workspace_id must be a valid UUID' })
+  @LowerCase()
+  workspace_id?: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uuid',
+    description: 'Erase this agent of the workspace (needs workspace_id).',
+    example: AGENT_EXAMPLE,
+  })
+  @IsOptional()
+  @IsUUID('all', { message: 'agent_id must be a valid UUID' })
+  @LowerCase()
+  agent_id?: string;
+}

@@ -118,3 +118,34 @@ export class AuditEventListDoc {
 const _apiKeyKeys: SameKeys<ApiKeyDoc, ApiKeyWire> = true;
 const _createdApiKeyKeys: SameKeys<CreatedApiKeyDoc, CreatedApiKeyWire> = true;
 const _auditEventKeys: SameKeys<AuditEventDoc, AuditEventWire> = true;
+
+@ApiSchema({ name: 'ErasureReceipt' })
+export class ErasureReceiptDoc {
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+    description: 'Rows deleted (audit events: reduced to id, at and action) per table, and tenant graphs dropped.',
+    example: {
+      memories: 120,
+      memory_versions: 131,
+      memory_visibility_grants: 2,
+      lessons: 3,
+      api_keys: 1,
+      audit_events: 140,
+      tenant_graphs: 0,
+    },
+  })
+  erased: Record<string, number>;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+    description:
+      'What still names the subject, counted again after the deletion in the same transaction: always 0 here (otherwise the erasure rolled back and answered 409).',
+    example: { memories: 0, memory_versions: 0, audit_events: 0, tenant_graphs: 0 },
+  })
+  residue: Record<string, number>;
+
+  @ApiProperty({ type: String, format: 'date-time', example: '2026-11-25T12:00:00.000Z' })
+  erased_at: string;
+}

@@ -5,9 +5,11 @@ import { Injectable } from '@nestjs/common';
 import { assertNever, DomainError } from '../common/errors/domain-error';
 import type { Actor } from '../common/identity/principal';
 import type { ApiKeyWire, CreatedApiKeyWire } from '../contract/admin-wire-types';
+import type { ErasureSubject } from '../database/access/erasure';
+import { ErasureResidueError, MemoryAccess } from '../database/access/memory-access';
 import { ApiKeysRepository, type ApiKeyRow } from '../database/api-keys.repository';
 import { AuditEventsRepository, type AuditEventRecord } from '../database/audit/audit-events.repository';
-import type { AuditQueryDto, CreateApiKeyDto } from './admin.dto';
+import type { AuditQueryDto, CreateApiKeyDto, EraseSubjectDto } from './admin.dto';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { mintApiKey } from './api-key-secret';
 
@@ -48,7 +50,31 @@ export class AdminService {
     private readonly keys: ApiKeysRepository,
     private readonly audit: AuditEventsRepository,
     private readonly authenticator: ApiKeyAuthenticator,
+    private readonly access: MemoryAccess,
   ) {}
+
+  /** POST /v1/admin/erase (CONTRACT section 13): one transaction, the receipt, or 409 when residue was left. */
+  async erase(
+    dto: EraseSubjectDto,
+    actor: Actor,
+  ): Promise<{ erased: Record<string, number>; residue: Record<string, number>; erased_at: string }> {
+    let subject: ErasureSubject;
+    if (dto.agent_id !== undefined) {
+      if (dto.workspace_id === undefined) throw new DomainError('ERASURE_AGENT_NEEDS_WORKSPACE');
+      subject = { kind: 'agent', userId: dto.user_id, workspaceId: dto.workspace_id, agentId: dto.agent_id };
+    } else if (dto.workspace_id !== undefined) {
+      subject = { kind: 'workspace', userId: dto.user_id, workspaceId: dto.workspace_id };
+    } else {
+      subject = { kind: 'user', userId: dto.user_id };
+    }
+    try {
+      const receipt = await this.access.erase(subject, actor);
+      return { erased: receipt.erased, residue: receipt.residue, erased_at: receipt.erasedAt.toISOString() };
+    } catch (error) {
+      if (error instanceof ErasureResidueError) throw new DomainError('ERASURE_RESIDUE');
+      throw error;
+    }
+  }
 
   async createKey(dto: CreateApiKeyDto, actor: Actor): Promise<CreatedApiKeyWire> {
     this.checkRoleFields(dto);

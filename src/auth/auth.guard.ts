@@ -47,6 +47,14 @@ export class AuthGuard implements CanActivate {
       case 'admin-with-api-key':
         if (this.env.AUTH_MODE === 'api_key') this.requireAdminToken(req);
         return true;
+      case 'key-or-admin':
+        if (this.presentsAdminToken(req)) {
+          req.principal = { kind: 'open' };
+          req.adminToken = true;
+          return true;
+        }
+        await this.requireKey(req, http.getResponse<Response>(), false);
+        return true;
       case undefined:
         await this.requireKey(
           req,
@@ -86,6 +94,14 @@ export class AuthGuard implements CanActivate {
       }
     }
     req.principal = key.principal;
+  }
+
+  /** A configured admin token, presented as `Authorization: Bearer` (never in X-API-Key). */
+  private presentsAdminToken(req: Request): boolean {
+    const expected = this.env.ATRIUM_ADMIN_TOKEN;
+    if (!expected) return false;
+    const credential = presentedCredential(req);
+    return credential.kind === 'token' && credential.via === 'authorization' && sameSecret(credential.token, expected);
   }
 
   /** Without a configured token the admin routes do not exist (404, as an unknown route). */

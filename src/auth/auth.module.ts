@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 
+import { MemoryAccessModule } from '../database/access/memory-access.module';
 import { ApiKeysRepository } from '../database/api-keys.repository';
 import { AuditEventsRepository } from '../database/audit/audit-events.repository';
 import { AdminController } from './admin.controller';
@@ -12,6 +13,7 @@ import { WhoAmIController } from './whoami.controller';
 
 /** API keys, the global AuthGuard that resolves every caller, the admin routes and GET /v1/whoami. */
 @Module({
+  imports: [MemoryAccessModule],
   controllers: [AdminController, WhoAmIController],
   providers: [
     ApiKeysRepository,

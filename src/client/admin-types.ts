@@ -132,3 +132,21 @@ export interface ExplainVisibilityOptions {
 
 /** The read predicate's verdict on one memory for one agent, and the rule behind it. */
 export type VisibilityExplanation = Camelized<VisibilityExplanationWire>;
+
+/** Admin: the subject of an erasure: a user, one of its workspaces, or one agent of that workspace. */
+export interface EraseOptions {
+  userId: string;
+  workspaceId?: string;
+  /** Needs workspaceId. */
+  agentId?: string;
+}
+
+/**
+ * What an erasure deleted per table (audit events: reduced to id, at and action) and the residue
+ * counted again after the deletion, all 0. Table names are keys as the service sends them.
+ */
+export interface ErasureReceipt {
+  erased: Record<string, number>;
+  residue: Record<string, number>;
+  erasedAt: string;
+}

@@ -5,11 +5,12 @@
  * schema, so they are passed through untouched, keys and all:
  * - `metadata`: the caller's own object; it must round-trip exactly, whatever its key style;
  * - `by_type` (lesson stats): its keys are lesson type values (`user_reported`), the same
- *   strings `lessonType` carries, so `byType[lesson.lessonType]` keeps working.
+ *   strings `lessonType` carries, so `byType[lesson.lessonType]` keeps working;
+ * - `erased` and `residue` (an erasure's receipt): its keys are table names.
  * Values are never changed: enum values such as `agent_only` stay as they are.
  */
 
-const OPAQUE_WIRE_KEYS: ReadonlySet<string> = new Set(['metadata', 'by_type', 'detail']);
+const OPAQUE_WIRE_KEYS: ReadonlySet<string> = new Set(['metadata', 'by_type', 'detail', 'erased', 'residue']);
 const OPAQUE_CLIENT_KEYS: ReadonlySet<string> = new Set(['metadata', 'byType', 'detail']);
 
 export const snakeToCamel = (key: string): string => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());

@@ -8,6 +8,8 @@ import type {
   ConfigUpdateResult,
   CreateApiKeyOptions,
   CreatedApiKey,
+  EraseOptions,
+  ErasureReceipt,
   ExplainVisibilityOptions,
   HealthStatus,
   MemoriesHealth,
@@ -17,6 +19,7 @@ import type {
   WhoAmI,
 } from './admin-types';
 import { keysToCamel, keysToSnake, snakeToCamel } from './case-conversion';
+import { AtriumError } from './errors';
 import type {
   LessonList,
   LessonStats,
@@ -27,6 +30,8 @@ import type {
 } from './lesson-types';
 import type {
   ExpandOptions,
+  ExportLine,
+  ExportOptions,
   GetOptions,
   Grant,
   GrantList,
@@ -105,6 +110,50 @@ export class AtriumClient {
 
   list(options: ListOptions, call?: CallOptions): Promise<MemoriesPage> {
     return this.call({ method: 'GET', path: '/v1/memories/list', query: query(options), idempotent: true }, call);
+  }
+
+  /**
+   * Every memory the caller can see, streamed (GET /v1/memories/export, CONTRACT section 13):
+   * `for await (const line of client.export({...}))` yields the header, each memory (oldest
+   * first) and the end line, each tagged with `kind`. Memory stays flat whatever the size: the
+   * next lines are read only as the loop asks for them. A stream that stops before its end line
+   * throws an AtriumError, so a truncated export is never taken for a complete one.
+   */
+  async *export(options: ExportOptions, call?: CallOptions): AsyncGenerator<ExportLine> {
+    const { asAdmin, ...rest } = options;
+    const wire = asAdmin
+      ? { userId: rest.userId, workspaceId: rest.workspaceId, includeVectors: rest.includeVectors, includeExpired: rest.includeExpired }
+      : rest;
+    const request: WireRequest = {
+      method: 'GET',
+      path: '/v1/memories/export',
+      query: query(wire),
+      idempotent: true,
+      auth: asAdmin ? 'admin' : 'key',
+    };
+    let ended = false;
+    let first = true;
+    for await (const text of this.transport.lines(request, call)) {
+      const line = keysToCamel(JSON.parse(text)) as Record<string, unknown>;
+      if (first) {
+        first = false;
+        if (line.format !== 'atrium.export')
+          throw new AtriumError('Response is not an Atrium export', { status: 200, method: 'GET', path: request.path, body: text });
+        yield { kind: 'header', ...line } as ExportLine;
+      } else if (line.end === true) {
+        ended = true;
+        yield { kind: 'end', ...line } as ExportLine;
+      } else {
+        yield { kind: 'memory', ...line } as ExportLine;
+      }
+    }
+    if (!ended)
+      throw new AtriumError('The export ended before its end line (incomplete)', {
+        status: 200,
+        method: 'GET',
+        path: request.path,
+        body: null,
+      });
   }
 
   /** AtriumError 404 when missing or not visible to the caller (the two are indistinguishable). */
@@ -244,6 +293,15 @@ export class AtriumClient {
   /** Admin: audit events, newest first. */
   auditEvents(options: AuditQueryOptions = {}, call?: CallOptions): Promise<AuditEventList> {
     return this.call({ method: 'GET', path: '/v1/admin/audit', query: query(options), idempotent: true, auth: 'admin' }, call);
+  }
+
+  /**
+   * Admin: erase a user, one of its workspaces, or one agent of that workspace, for good, in one
+   * transaction (CONTRACT section 13). The receipt's `residue` is counted after the deletion:
+   * all 0 (otherwise the service rolled back and answered 409).
+   */
+  erase(options: EraseOptions, call?: CallOptions): Promise<ErasureReceipt> {
+    return this.call({ method: 'POST', path: '/v1/admin/erase', body: keysToSnake(options), idempotent: true, auth: 'admin' }, call);
   }
 
   /** The auth mode and who the API key is (its role and bound ids); `kind: 'open'` in AUTH_MODE=off. */

@@ -21,6 +21,8 @@ export type {
 } from './scope';
 export type {
   ExpandOptions,
+  ExportLine,
+  ExportOptions,
   Grant,
   GrantList,
   GrantOptions,
@@ -76,6 +78,8 @@ export type {
   MemoriesHealth,
   RuntimeConfigPatch,
   SetAgentTrustOptions,
+  EraseOptions,
+  ErasureReceipt,
   ExplainVisibilityOptions,
   HiddenBecause,
   VisibilityExplanation,

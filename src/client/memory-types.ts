@@ -1,5 +1,8 @@
 import type {
   Camelized,
+  ExportedMemoryWire,
+  ExportEndWire,
+  ExportHeaderWire,
   IngestResponseWire,
   MemoryHistoryWire,
   MemoryRecordWire,
@@ -90,6 +93,24 @@ export type ListOptions = ScopeInput & {
   /** Also memories past their expiry (until they are purged). */
   includeExpired?: boolean;
 };
+
+export type ExportOptions = ScopeInput & {
+  /** Add each memory's vector (`embedding`). */
+  includeVectors?: boolean;
+  /** Also memories past their expiry (until they are purged). */
+  includeExpired?: boolean;
+  /**
+   * Send the admin token (the adminToken option) instead of the key: every memory of `userId`
+   * (or of its `workspaceId`), any visibility. `agentId` and `agentScope` are then not sent.
+   */
+  asAdmin?: boolean;
+};
+
+/** One line of an export: the header first, then memories (oldest first), then the end line. */
+export type ExportLine =
+  | ({ kind: 'header' } & Camelized<ExportHeaderWire>)
+  | ({ kind: 'memory' } & Camelized<ExportedMemoryWire>)
+  | ({ kind: 'end' } & Camelized<ExportEndWire>);
 
 export interface MemoriesPage {
   /** Newest first. */

@@ -8,6 +8,8 @@ export interface FetchResponseLike {
   readonly statusText: string;
   readonly headers: { get(name: string): string | null };
   text(): Promise<string>;
+  /** The body as a stream (fetch in Node >= 18 and browsers); without it, streamed routes read text(). */
+  readonly body?: { getReader(): { read(): Promise<{ done: boolean; value?: Uint8Array }>; cancel(): Promise<void> } } | null;
 }
 
 export interface FetchRequestInit {

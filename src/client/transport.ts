@@ -97,6 +97,95 @@ export class HttpTransport {
     }
   }
 
+  /**
+   * A streamed response (NDJSON), line by line, without the line breaks. No retries (a stream
+   * cannot be resumed from the middle); the timeout applies to each wait for data, so a long
+   * export runs as long as data keeps coming. A non-2xx answer is an AtriumError, as in send().
+   */
+  async *lines(request: WireRequest, call: CallOptions = {}): AsyncGenerator<string> {
+    const { signal } = call;
+    if (signal?.aborted) throw abortReason(signal);
+    const timeoutMs = call.timeoutMs === undefined ? this.timeoutMs : checkTimeout(call.timeoutMs);
+    const controller = new AbortController();
+    let timedOut = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const arm = (): void => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, timeoutMs);
+    };
+    const onAbort = (): void => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const fail = (error: unknown): Error => {
+      if (timedOut) return new AtriumTimeoutError(request.method, request.path, timeoutMs);
+      if (signal?.aborted) return abortReason(signal) as Error;
+      return error instanceof AtriumError ? error : new AtriumNetworkError(request.method, request.path, error);
+    };
+    const headers: Record<string, string> = {
+      accept: 'application/x-ndjson, application/json',
+      ...this.headers,
+      ...this.credentialHeaders(request),
+      ...call.headers,
+    };
+    const url = `${this.baseUrl}${request.path}${request.query ? toQueryString(request.query) : ''}`;
+    arm();
+    try {
+      let response: FetchResponseLike;
+      try {
+        response = await this.fetchFn(url, { method: request.method, headers, signal: controller.signal });
+        if (response.status < 200 || response.status >= 300) {
+          const text = await response.text();
+          throw toAtriumError({ status: response.status, statusText: response.statusText, text, headers: response.headers }, request);
+        }
+      } catch (error) {
+        throw fail(error);
+      }
+      const reader = response.body?.getReader();
+      if (!reader) {
+        // A fetch without streams (a test double): the whole body, then its lines.
+        let text: string;
+        try {
+          text = await response.text();
+        } catch (error) {
+          throw fail(error);
+        }
+        for (const line of text.split('\n')) if (line !== '') yield line;
+        return;
+      }
+      const decoder = new TextDecoder();
+      let buffered = '';
+      try {
+        for (;;) {
+          arm();
+          let chunk: { done: boolean; value?: Uint8Array };
+          try {
+            chunk = await reader.read();
+          } catch (error) {
+            throw fail(error);
+          }
+          buffered += chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true });
+          const parts = buffered.split('\n');
+          buffered = parts.pop() ?? '';
+          for (const line of parts) {
+            if (line === '') continue;
+            clearTimeout(timer);
+            yield line;
+          }
+          if (chunk.done) break;
+        }
+        if (buffered !== '') yield buffered;
+      } finally {
+        // The consumer stopped early (break) or failed: release the connection.
+        await reader.cancel().catch(() => undefined);
+      }
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
   private async attempt(request: WireRequest, call: CallOptions): Promise<RawResponse> {
     const { signal } = call;
     if (signal?.aborted) throw abortReason(signal);

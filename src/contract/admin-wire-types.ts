@@ -54,3 +54,10 @@ export interface WhoAmIWire {
   workspace_id: string | null;
   agent_id: string | null;
 }
+
+/** POST /v1/admin/erase (CONTRACT section 13): the receipt. */
+export interface ErasureReceiptWire {
+  erased: Record<string, number>;
+  residue: Record<string, number>;
+  erased_at: string;
+}

@@ -99,6 +99,33 @@ export interface IngestResponseWire {
   updated_memory_ids: string[];
 }
 
+/** CONTRACT section 13: the first line of an export. */
+export interface ExportHeaderWire {
+  format: 'atrium.export';
+  version: 1;
+  exported_at: string;
+  /** The caller's scope (as search answers it), or `{ kind: 'subject', user_id, workspace_id }` for the admin. */
+  scope: Record<string, unknown>;
+  embedding: { provider: string; model: string; dimensions: number };
+}
+
+/** A grant on an exported memory (its owner's export only). */
+export interface ExportedGrantWire {
+  grantee_agent_id: string;
+  created_at: string;
+}
+
+/** One memory line of an export: the record, the owner's grants, the vector when asked for. */
+export interface ExportedMemoryWire extends MemoryRecordWire {
+  grants?: ExportedGrantWire[];
+  embedding?: number[];
+}
+
+/** The last line of a complete export. */
+export interface ExportEndWire {
+  end: true;
+  count: number;
+}
 /** The `lesson_check` block of a search (CONTRACT section 6). */
 export interface LessonCheckWire {
   /** False only when a matched lesson is `critical`; the search then returned no memories. */

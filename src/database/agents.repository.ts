@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
 import type { Actor } from '../common/identity/principal';
+import { SUBJECT_LOCK_KEY } from './access/erasure';
 import { appendAuditEvent } from './audit/audit-log';
 
 /**
@@ -32,6 +33,8 @@ export class AgentsRepository {
     auditedTrust: (stored: number) => number,
   ): Promise<{ trust_level: number; display_name: string | null }> {
     return this.dataSource.transaction(async (manager) => {
+      // The user's subject lock, shared: an erasure of the user under way finishes first (access/erasure.ts).
+      await manager.query(`SELECT pg_advisory_xact_lock_shared(${SUBJECT_LOCK_KEY('$1')})`, [userId]);
       const [row]: { trust_level: number; display_name: string | null }[] = await manager.query(
         `INSERT INTO agents (user_id, agent_id, trust_level, display_name)
          VALUES ($1, $2, $3, $4)

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 
 import type { Actor, KeyRole } from '../common/identity/principal';
 import type { AppEnv } from '../env/env.schema';
+import { SUBJECT_LOCK_KEY } from './access/erasure';
 import { appendAuditEvent } from './audit/audit-log';
 import { DATABASE_TARGET, type DatabaseTarget } from './database-target';
 
@@ -77,6 +78,8 @@ export class ApiKeysRepository {
 
   async create(key: NewApiKey, actor: Actor): Promise<ApiKeyRow> {
     return this.dataSource.transaction(async (manager) => {
+      // The user's subject lock, shared: an erasure of the user under way finishes first (access/erasure.ts).
+      await manager.query(`SELECT pg_advisory_xact_lock_shared(${SUBJECT_LOCK_KEY('$1')})`, [key.userId]);
       const [row]: ApiKeyRow[] = await manager.query(
         `INSERT INTO api_keys (id, role, user_id, workspace_id, agent_id, label, key_hash, key_prefix, expires_at, rate_limit_per_minute)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,

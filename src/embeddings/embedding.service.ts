@@ -28,6 +28,11 @@ export class EmbeddingService implements OnApplicationShutdown {
     return identityOf(this.documents);
   }
 
+  /** The provider, model and dimensions of the vectors this service makes (an export's header). */
+  get description(): { provider: string; model: string; dimensions: number } {
+    return { provider: this.documents.name, model: this.documents.model, dimensions: this.documents.dimensions };
+  }
+
   get providerName(): string {
     return this.documents.name;
   }

@@ -64,6 +64,7 @@ export class LessonsRepository {
     // Automatic lessons count repeats on the active row with the same pattern; user reports never merge.
     const merge = lesson.lessonType === 'user_reported' ? '' : MERGE_REPEAT;
     return this.access.transaction(async (tx) => {
+      await tx.holdSubjects([lesson.userId]); // an erasure of the user under way finishes first
       const rows = await tx.userQuery<{ id: string }>(
         lesson.userId,
         `INSERT INTO lessons (user_id, id, lesson_type, pattern, embedding, source_memory_ids, source_query, severity, metadata, embedded_by)

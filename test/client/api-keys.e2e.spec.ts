@@ -48,3 +48,68 @@ describe('AtriumClient with API keys', () => {
     await expect(app.client().listApiKeys()).rejects.toThrow('this call needs the adminToken option');
   });
 });
+
+describe('AtriumClient.export', () => {
+  let app: ListeningApp;
+  const user = newUser('client-export');
+  const ws = newId();
+  const agent = newId();
+
+  beforeAll(async () => {
+    app = await startListeningApp(API_KEY_ENV);
+  });
+  afterAll(async () => {
+    await app.t.close();
+  });
+
+  it('streams the header, every visible memory and the end line; the admin token exports the whole user', async () => {
+    const admin = app.client({ adminToken: ADMIN_TOKEN });
+    const created = await admin.createApiKey({ role: 'agent', userId: user, workspaceId: ws, agentId: agent });
+    const asAgent = app.client({ apiKey: created.key });
+    const stored: string[] = [];
+    for (const text of ['The export starts here', 'and it ends with this line']) {
+      stored.push(
+        ...(await asAgent.ingestQuick({ sourceSite: 'client', conversation: text, skipExtraction: true, metadata: { some_key: 1 } }))
+          .storedMemoryIds,
+      );
+    }
+    const lines = [];
+    for await (const line of asAgent.export({ includeVectors: true })) lines.push(line);
+    expect(lines.map((line) => line.kind)).toEqual(['header', 'memory', 'memory', 'end']);
+    expect(lines[0]).toMatchObject({ kind: 'header', format: 'atrium.export', version: 1, scope: { kind: 'workspace', userId: user } });
+    const memories = lines.filter((line) => line.kind === 'memory');
+    expect(memories.map((m) => m.id).sort()).toEqual([...stored].sort());
+    expect(memories[0]).toMatchObject({ metadata: { some_key: 1 }, grants: [] });
+    expect(lines[3]).toEqual({ kind: 'end', end: true, count: 2 });
+
+    const everything = [];
+    for await (const line of admin.export({ userId: user, asAdmin: true })) if (line.kind === 'memory') everything.push(line.id);
+    expect(everything.sort()).toEqual([...stored].sort());
+
+    // an error answer is thrown before any line
+    const refused = app.client({ apiKey: created.key }).export({ userId: 'someone-else' });
+    await expect(refused.next()).rejects.toMatchObject({ status: 403 });
+  });
+});
+
+describe('AtriumClient.erase', () => {
+  let app: ListeningApp;
+
+  beforeAll(async () => {
+    app = await startListeningApp(API_KEY_ENV);
+  });
+  afterAll(async () => {
+    await app.t.close();
+  });
+
+  it('erases a user with the admin token and returns the receipt with table names as they are', async () => {
+    const user = newUser('client-erase');
+    const admin = app.client({ adminToken: ADMIN_TOKEN });
+    const created = await admin.createApiKey({ role: 'user', userId: user });
+    await app.client({ apiKey: created.key }).ingestQuick({ sourceSite: 'client', conversation: 'Erase me soon', skipExtraction: true });
+    const receipt = await admin.erase({ userId: user });
+    expect(receipt.erased).toMatchObject({ memories: 1, api_keys: 1, memory_versions: 1 });
+    expect(Object.values(receipt.residue).every((n) => n === 0)).toBe(true);
+    expect(receipt.erasedAt).toEqual(expect.any(String));
+  });
+});

@@ -545,6 +545,8 @@ describe('memory isolation between users, workspaces and agents', () => {
       'PUT /v1/agents/trust': 'test/auth/api-keys.e2e.spec.ts (never through an agent key)',
       'GET /v1/admin/explain': "test/inspector/explain.e2e.spec.ts (admin token only; 404 for another user's memory, never the content)",
       'POST /mcp': 'test/mcp/isolation.e2e.spec.ts (every tool, against the reference model of who sees what)',
+      'GET /v1/memories/export': 'test/data/export.e2e.spec.ts (exactly what list returns to every caller of this world and agent_scope)',
+      'POST /v1/admin/erase': "test/data/erasure.e2e.spec.ts (admin token only; other users' exports and searches unchanged)",
     };
     const NO_TENANT_DATA: Record<string, string> = {
       'GET /health': 'liveness',

@@ -238,6 +238,7 @@ describe('API documentation', () => {
       for (const bad of ['everybody', [], 5]) expect(validator.validate(body, bad)).not.toEqual([]);
       for (const [method, path] of [
         ['get', '/v1/memories/list'],
+        ['get', '/v1/memories/export'],
         ['get', '/v1/memories/{id}'],
         ['delete', '/v1/memories/{id}'],
       ]) {
@@ -251,7 +252,7 @@ describe('API documentation', () => {
       const memoryRoutes = Object.entries(doc.paths)
         .filter(([path]) => /^\/v1\/memories\/(?!lessons|health|config)/.test(path))
         .flatMap(([path, ops]) => Object.keys(ops).map((method) => [method, path] as const));
-      expect(memoryRoutes.length).toBe(13);
+      expect(memoryRoutes.length).toBe(14); // with GET /v1/memories/export (issue 24)
       for (const [method, path] of memoryRoutes) {
         const names = ['get', 'delete'].includes(method)
           ? (operation(method, path).parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name)

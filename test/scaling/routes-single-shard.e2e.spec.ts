@@ -81,6 +81,7 @@ describe('the SQL the service sends under Citus', () => {
       await call('POST /v1/memories/search/fast', '/v1/memories/search/fast', { ...scope, query: 'staging cluster' });
       await call('POST /v1/memories/expand', '/v1/memories/expand', { ...scope, memory_ids: [id] });
       await call('GET /v1/memories/list', '/v1/memories/list', undefined, scope);
+      await call('GET /v1/memories/export', '/v1/memories/export', undefined, { ...scope, include_vectors: 'true' });
       await call('GET /v1/memories/:id', `/v1/memories/${id}`, undefined, scope);
       await call('PATCH /v1/memories/:id', `/v1/memories/${id}`, { ...scope, content: 'The staging cluster moved to Paris' });
       await call('GET /v1/memories/:id/history', `/v1/memories/${id}/history`, undefined, scope);
@@ -145,6 +146,17 @@ describe('the SQL the service sends under Citus', () => {
     for (const agent of [other.agent_id, newId()])
       await admin('GET /v1/admin/explain', '/v1/admin/explain', undefined, { ...workspace, agent_id: agent, memory_id: rid });
     await call('GET /v1/whoami', '/v1/whoami');
+    // the admin's export of a subject (issue 24)
+    await admin('GET /v1/memories/export', '/v1/memories/export', undefined, { user_id: user.user_id });
+    await admin('GET /v1/memories/export', '/v1/memories/export', undefined, {
+      user_id: user.user_id,
+      workspace_id: workspace.workspace_id,
+    });
+
+    // erasure (issue 24), last: an agent, a workspace, then the whole user
+    await admin('POST /v1/admin/erase', '/v1/admin/erase', { ...workspace, agent_id: other.agent_id });
+    await admin('POST /v1/admin/erase', '/v1/admin/erase', { user_id: user.user_id, workspace_id: workspace.workspace_id });
+    await admin('POST /v1/admin/erase', '/v1/admin/erase', user);
 
     // the MCP tools (issue 22): the same services, so the same statements, in both scopes
     const mcp = async (scope: typeof workspace | typeof user, name: string, args: object): Promise<WireToolResult> => {

@@ -24,6 +24,7 @@ from .models import (
     AuditEventList,
     ConfigApplied,
     CreatedApiKey,
+    ErasureReceipt,
     ExpandResult,
     Grant,
     GrantList,
@@ -104,6 +105,8 @@ ADMIN_ROUTES: dict[str, Route] = {
     "revoke_key": Route("DELETE", "/v1/admin/keys/{id}", Success, auth="admin"),
     "audit": Route("GET", "/v1/admin/audit", AuditEventList, auth="admin"),
     "explain_visibility": Route("GET", "/v1/admin/explain", VisibilityExplanation, auth="admin"),
+    # Repeating it erases nothing more: safe to send twice.
+    "erase": Route("POST", "/v1/admin/erase", ErasureReceipt, auth="admin"),
     # With AUTH_MODE=off the service does not check the token on this route.
     "update_config": Route("PUT", "/v1/memories/config", ConfigApplied, auth="admin"),
 }

@@ -11,7 +11,7 @@ from ._core import DEFAULT_TIMEOUT, ClientCore
 from ._http import Retry, attempt, retry_delay
 from ._routes import ADMIN_ROUTES, Scope
 from .errors import AtriumException
-from .models import ApiKeyList, AuditEventList, ConfigApplied, CreatedApiKey, KeyRole, Success, VisibilityExplanation
+from .models import ApiKeyList, AuditEventList, ConfigApplied, CreatedApiKey, ErasureReceipt, KeyRole, Success, VisibilityExplanation
 
 
 class AtriumAdmin:
@@ -89,6 +89,11 @@ class AtriumAdmin:
         predicate that lets it through, or what keeps it out; NotFoundError when the user has no
         such memory."""
         return self._call("explain_visibility", locals())
+
+    def erase(self, *, user_id: str, workspace_id: str | None = None, agent_id: str | None = None) -> ErasureReceipt:
+        """Erase a user, one of its workspaces, or one agent of that workspace, for good (one
+        transaction); the receipt's ``residue`` is counted again after the deletion (all 0)."""
+        return self._call("erase", locals())
 
     def update_config(
         self,

@@ -436,6 +436,16 @@ class VisibilityExplanation(WireModel):
     memory: ExplainedMemory
 
 
+@dataclass(frozen=True, kw_only=True)
+class ErasureReceipt(WireModel):
+    """What an erasure deleted, table by table, and the residue counted again afterwards (all 0)."""
+
+    WIRE_SCHEMAS = ("ErasureReceipt",)
+    erased: dict[str, Any]
+    residue: dict[str, Any]
+    erased_at: str
+
+
 # ---------------------------------------------------------------------------------------------
 # Decoding: JSON (already parsed) -> the classes above, driven by their type hints.
 

@@ -27,8 +27,12 @@ from .support import open_service
 
 Schema = dict[str, Any]
 
-#: Documented routes that are not for an API client.
-NOT_CLIENT_ROUTES = {("GET", "/metrics")}
+#: Documented routes that are not for an API client, or not in the Python client yet (each says why).
+NOT_CLIENT_ROUTES = {
+    ("GET", "/metrics"),
+    # streamed NDJSON (issue 24): the TS client has export(); the Python client has no streamed route yet
+    ("GET", "/v1/memories/export"),
+}
 
 #: Writes belong to the calling agent; ``agent_scope`` narrows reads only, so the write methods
 #: do not offer it although the shared scope DTO documents it on them.

@@ -17,6 +17,11 @@ from .support import REPO
 
 CLIENT_DIR = REPO / "dist" / "sdk" / "client"
 
+#: TS methods the Python client does not have yet, each with its reason (issue 24).
+NOT_YET_IN_PYTHON = {
+    "export": "GET /v1/memories/export streams NDJSON; the Python client has no streamed route yet (issue 24 follow-up)",
+}
+
 
 def typescript_routes() -> dict[str, tuple[str, str]]:
     if not (CLIENT_DIR / "index.js").exists():
@@ -34,13 +39,17 @@ class ParityTest(unittest.TestCase):
         python = {(r.method, r.path): name for name, r in [*ROUTES.items(), *ADMIN_ROUTES.items()]}
         # Sanity: the listing found the TS client's methods (25 when this test was written).
         self.assertGreaterEqual(len(typescript), 25)
-        missing = {ts_name: route for ts_name, route in typescript.items() if route not in python}
+        missing = {
+            ts_name: route for ts_name, route in typescript.items() if route not in python and ts_name not in NOT_YET_IN_PYTHON
+        }
+        # The exemptions name real TS methods (a stale entry fails).
+        self.assertEqual(set(NOT_YET_IN_PYTHON) - set(typescript), set())
         self.assertEqual(missing, {}, "TypeScript client methods whose route the Python client lacks")
         # The pairing, for the record (shown with -v): TS name -> Python name.
-        pairs = {ts_name: python[route] for ts_name, route in typescript.items()}
+        pairs = {ts_name: python[route] for ts_name, route in typescript.items() if ts_name not in NOT_YET_IN_PYTHON}
         # Two TS methods may share one route (setVisibility is the narrow form of update); two
         # different routes must never meet in one Python method.
-        routes = set(typescript.values())
+        routes = {route for ts_name, route in typescript.items() if ts_name not in NOT_YET_IN_PYTHON}
         self.assertEqual(len({python[route] for route in routes}), len(routes), f"two routes map to one Python method: {pairs}")
 
 

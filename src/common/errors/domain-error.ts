@@ -24,6 +24,8 @@ export const DOMAIN_ERRORS = {
   KEY_NOT_FOUND: { status: 404, message: 'API key not found' },
   ROUTE_NOT_FOUND: { status: 404, message: 'Route not found' },
   MCP_METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed: this MCP server is stateless; send JSON-RPC with POST /mcp' },
+  ERASURE_AGENT_NEEDS_WORKSPACE: { status: 400, message: 'agent_id requires workspace_id' },
+  ERASURE_RESIDUE: { status: 409, message: 'erasure left residue and was rolled back: nothing was erased (retry)' },
   GRANT_NEEDS_RESTRICTED: { status: 409, message: 'Grants apply only to restricted memories: set visibility to restricted first' },
   CONTENT_BLOCKED: { status: 422, message: 'content blocked by the write gate' },
   CONTENT_LOW_TRUST: { status: 422, message: 'content rejected by the write gate: trust score below the threshold' },

@@ -44,6 +44,8 @@ export interface AuthenticatedRequest extends Request {
   requestId?: string;
   /** Set on routes marked KeyCheckedInStatement when a key authenticated the request. */
   keyRecheck?: KeyRecheck;
+  /** On a `key-or-admin` route: the caller presented the admin token (route-access.ts). */
+  adminToken?: true;
 }
 
 /** The principal the guard attached; `open` when no guard ran (only routes outside /v1). */
@@ -54,4 +56,9 @@ export function principalOf(req: Request): Principal {
 export function actorOf(req: Request): Actor {
   const principal = principalOf(req);
   return { keyId: principal.kind === 'open' ? null : principal.keyId, requestId: (req as AuthenticatedRequest).requestId ?? null };
+}
+
+/** Whether the admin token authenticated this request (only on `key-or-admin` routes). */
+export function calledWithAdminToken(req: Request): boolean {
+  return (req as AuthenticatedRequest).adminToken === true;
 }

@@ -13,6 +13,7 @@ import { EpisodeEntity } from '../entities/episode.entity';
 import { LessonEntity } from '../entities/lesson.entity';
 import { MemoryEntity } from '../entities/memory.entity';
 import { bm25Statement } from './bm25-statement';
+import { eraseSubject, SUBJECT_LOCK_KEY, type ErasureReceipt, type ErasureSubject } from './erasure';
 import { hnswSessionSettings } from './hnsw-settings';
 import { checkLessonStatement } from './lesson-statement';
 import { RECORD_SELECT, toRecordRow, type MemoryRecordRow } from './record-statement';
@@ -43,6 +44,7 @@ import {
   CURRENT,
   readRuleConditions,
   scopeParameters,
+  timeCondition,
   type AccessPurpose,
   type ReadRule,
   type ReadTime,
@@ -91,6 +93,27 @@ export interface GrantRow {
   created_at: Date;
 }
 
+/**
+ * What an export reads (CONTRACT section 13): a caller's scope, under the read rule of list
+ * exactly, or for the admin token a subject's every row, any visibility: one user's (all of
+ * its personal and workspace rows) or one workspace of that user.
+ */
+export type ExportSource = { kind: 'scope'; scope: MemoryScope } | { kind: 'subject'; userId: string; workspaceId: string | null };
+
+/** Where the next page of an export starts: after this row, in (created_at, id) order. */
+export interface ExportCursor {
+  /** created_at as PostgreSQL's text (microseconds kept, so no row is skipped or repeated). */
+  createdAt: string;
+  id: string;
+}
+
+/** One exported memory: its record, its grants when the source owns it, its vector when asked. */
+export interface ExportRow extends MemoryRecordRow {
+  grants: { grantee_agent_id: string; created_at: string }[] | null;
+  embedding: string | null;
+  cursor: ExportCursor;
+}
+
 export interface MemoryAccessOptions {
   /**
    * Where shaped statements (search, textSearch, records) run as named prepared statements, parsed and
@@ -105,6 +128,14 @@ export interface MemoryAccessOptions {
    * transaction that sets them. Absent or null: the transaction.
    */
   indexedPool?: { pool: Pool; settings: Readonly<Record<string, string>> } | null;
+}
+
+/** An erasure that left residue: its transaction was rolled back, nothing was erased. */
+export class ErasureResidueError extends Error {
+  constructor(readonly receipt: ErasureReceipt) {
+    super(`erasure left residue and was rolled back: ${JSON.stringify(receipt.residue)}`);
+    this.name = 'ErasureResidueError';
+  }
 }
 
 /** Statement shapes are text only, the same for every MemoryAccess: one cache per process. */
@@ -411,6 +442,77 @@ export class MemoryAccess {
     return (await pool.query(config)).rows as T[];
   }
 
+  // ---- export: keyset pages in (created_at, id) order ----
+
+  /**
+   * One page of an export: at most `limit` memories of `source` after `after`, oldest first.
+   * A caller's scope reads through the predicate of list (purpose `read`, its agent_scope
+   * included); a subject (the admin) reads that user's or workspace's rows, every visibility.
+   * Keyset, not OFFSET: every page is an index range scan of the same cost, and a row written
+   * meanwhile neither shifts nor repeats the rows after it. The owner's rows carry their grants
+   * (a scalar subquery on the row's own user), and the vector as text when asked.
+   */
+  async exportPage(
+    source: ExportSource,
+    after: ExportCursor | null,
+    limit: number,
+    options: { includeVectors: boolean; includeExpired: boolean },
+  ): Promise<ExportRow[]> {
+    const time: ReadTime = options.includeExpired ? { kind: 'current-with-expired' } : CURRENT;
+    let qb: SelectQueryBuilder<MemoryEntity>;
+    let owned: string;
+    switch (source.kind) {
+      case 'scope':
+        qb = this.recordSelect(source.scope, 'read', time);
+        owned = source.scope.kind === 'workspace' ? 'm.agent_id = :vis_agentId' : 'TRUE';
+        break;
+      case 'subject':
+        qb = this.subjectRecordSelect(source.userId, source.workspaceId, time);
+        owned = 'TRUE';
+        break;
+      default:
+        return assertNever(source);
+    }
+    const grants =
+      `(SELECT COALESCE(json_agg(json_build_object('grantee_agent_id', g.grantee_agent_id, 'created_at', g.created_at)` +
+      ` ORDER BY g.created_at, g.grantee_agent_id), '[]'::json) FROM memory_visibility_grants g WHERE g.user_id = m.user_id AND g.memory_id = m.id)`;
+    qb.addSelect(`CASE WHEN ${owned} THEN ${grants} END`, 'grants')
+      .addSelect('CAST(m.created_at AS text)', 'cursor_at')
+      .addSelect(options.includeVectors ? 'CAST(m.embedding AS text)' : 'NULL', 'embedding_text');
+    if (after) {
+      // Written so the first term bounds the (user, created_at) index scan; the row comparison
+      // `(created_at, id) > (...)` would only filter, and every page would read from the start.
+      qb.andWhere('m.created_at >= CAST(:exportAfterAt AS timestamptz)');
+      qb.andWhere('(m.created_at > CAST(:exportAfterAt AS timestamptz) OR m.id > CAST(:exportAfterId AS uuid))', {
+        exportAfterAt: after.createdAt,
+        exportAfterId: after.id,
+      });
+    }
+    const rows = await qb.orderBy('m.created_at', 'ASC').addOrderBy('m.id', 'ASC').limit(limit).getRawMany();
+    return rows.map((row: Parameters<typeof toRecordRow>[0] & { grants: unknown; cursor_at: string; embedding_text: string | null }) => ({
+      ...toRecordRow(row),
+      grants: (row.grants as ExportRow['grants']) ?? null,
+      embedding: row.embedding_text,
+      cursor: { createdAt: row.cursor_at, id: row.id as string },
+    }));
+  }
+
+  /** Every row of one user (or one workspace of it) at `time`, any visibility: the admin export. */
+  private subjectRecordSelect(userId: string, workspaceId: string | null, time: ReadTime): SelectQueryBuilder<MemoryEntity> {
+    const counts = (column: string) =>
+      `(SELECT ac.${column} FROM memory_access_counts ac WHERE ac.user_id = m.user_id AND ac.memory_id = m.id)`;
+    const qb = this.manager
+      .getRepository(MemoryEntity)
+      .createQueryBuilder('m')
+      .select(RECORD_SELECT)
+      .addSelect(`COALESCE(${counts('access_count')}, 0)`, 'access_count')
+      .addSelect(counts('last_accessed_at'), 'last_accessed_at')
+      .andWhere('m.user_id = :subjectUserId', { subjectUserId: userId })
+      .andWhere(timeCondition('m', time));
+    if (workspaceId !== null) qb.andWhere('m.workspace_id = :subjectWorkspaceId', { subjectWorkspaceId: workspaceId });
+    return qb;
+  }
+
   // ---- the admin's "why can this agent see it?" ----
 
   /**
@@ -455,6 +557,10 @@ export class MemoryAccess {
    * taken in id order, so two writers lock them in the same order.
    */
   async recordAccess(scope: MemoryScope, increment: number, ids: readonly string[]): Promise<void> {
+    // Under the user's subject lock: counts written after an erasure of the user committed would
+    // name memories that are gone (the table has no foreign key to memories).
+    if (!this.manager.queryRunner) return this.transaction((tx) => tx.recordAccess(scope, increment, ids));
+    await this.holdSubjects([scope.userId]);
     const [selectSql, params] = this.scoped(scope, 'read', 'm')
       .select('m.user_id', 'user_id')
       .addSelect('m.id', 'memory_id')
@@ -500,6 +606,8 @@ export class MemoryAccess {
    */
   async insertMemoriesAudited(rows: NewMemory[], actor: Actor, events: readonly AuditEvent[]): Promise<void> {
     if (rows.length === 0) return;
+    if (!this.manager.queryRunner) return this.transaction((tx) => tx.insertMemoriesAudited(rows, actor, events));
+    await this.holdSubjects(rows.map((row) => row.userId));
     const [insertSql, insertParameters] = this.manager
       .createQueryBuilder()
       .insert()
@@ -535,7 +643,44 @@ export class MemoryAccess {
   }
 
   async insertEpisode(episode: EpisodeEntity): Promise<void> {
+    if (!this.manager.queryRunner) return this.transaction((tx) => tx.insertEpisode(episode));
+    await this.holdSubjects([episode.userId]);
     await this.manager.getRepository(EpisodeEntity).insert(episode);
+  }
+
+  /**
+   * The users' subject locks, shared, until this transaction ends (erasure.ts, SUBJECT_LOCK_KEY):
+   * taken by the statements that create a user's rows (here, and lessons, trust levels and API
+   * keys in their own transactions), so that an erasure of that user waits
+   * for them to commit (and erases what they wrote), and they wait for an erasure under way.
+   */
+  async holdSubjects(userIds: readonly string[]): Promise<void> {
+    if (!this.manager.queryRunner) throw new Error('holdSubjects: only inside transaction(fn)');
+    const users = [...new Set(userIds)].sort();
+    await this.manager.query(`SELECT pg_advisory_xact_lock_shared(${SUBJECT_LOCK_KEY('u')}) FROM unnest(CAST($1 AS text[])) AS u`, [users]);
+  }
+
+  // ---- erasure (CONTRACT section 13) ----
+
+  /**
+   * Erases a subject for good in one transaction (erasure.ts): deletes every trace, skeletons its
+   * audit events, drops its tenant graphs, counts the residue again, and rolls everything back
+   * when any is left (ErasureResidueError). The `subject.erased` event names no one.
+   */
+  async erase(subject: ErasureSubject, actor: Actor): Promise<ErasureReceipt & { erasedAt: Date }> {
+    return this.transaction(async (tx) => {
+      const receipt = await eraseSubject(tx.manager, subject);
+      const left = Object.entries(receipt.residue).filter(([, n]) => n > 0);
+      if (left.length > 0) throw new ErasureResidueError(receipt);
+      const [{ now }]: { now: Date }[] = await tx.manager.query('SELECT now() AS now');
+      await tx.audit(actor, {
+        action: 'subject.erased',
+        userId: null,
+        targetId: null,
+        detail: { subject: subject.kind, ...receipt.erased },
+      });
+      return { ...receipt, erasedAt: new Date(now) };
+    });
   }
 
   // ---- grants: every statement is gated by the `owner` predicate on the memory ----

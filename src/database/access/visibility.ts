@@ -150,7 +150,8 @@ export const CURRENT: ReadTime = Object.freeze({ kind: 'current' });
 /** Live rows (not deleted, not superseded): the tenant graphs' condition too (tenantRowConditions). */
 const LIVE = (a: string) => liveRowConditions((column) => `${a}.${column}`).join(' AND ');
 
-function timeCondition(a: string, time: ReadTime): string {
+/** The condition of the moment `time` reads, over the memories alias `a` (the predicate's own; also the admin export's). */
+export function timeCondition(a: string, time: ReadTime): string {
   switch (time.kind) {
     case 'current':
       return `${LIVE(a)} AND (${a}.expires_at IS NULL OR ${a}.expires_at > now())`;

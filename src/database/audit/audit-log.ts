@@ -20,6 +20,7 @@ export const AUDIT_ACTIONS = [
   'config.changed',
   'key.created',
   'key.revoked',
+  'subject.erased',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

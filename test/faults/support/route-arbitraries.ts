@@ -203,6 +203,13 @@ export function requestArbitrary(world: FuzzWorld): fc.Arbitrary<FuzzRequest> {
       }),
     ),
     fc.boolean().chain((ws) =>
+      query('GET', fc.constant('/v1/memories/export'), {
+        ...pick(ws),
+        include_vectors: fc.constantFrom('true', 'false'),
+        include_expired: fc.constantFrom('true', 'false'),
+      }),
+    ),
+    fc.boolean().chain((ws) =>
       query(
         'GET',
         pathId.map((id) => `/v1/memories/${id}`),
@@ -261,6 +268,9 @@ export function requestArbitrary(world: FuzzWorld): fc.Arbitrary<FuzzRequest> {
       trusted_source_sites: fc.array(fc.constantFrom('docs', 'chat.example'), { maxLength: 2 }),
     }),
     mcpRequest(world, memoryId),
+    // Admin routes without the admin token (401, or 404 when none is configured): the fuzzer
+    // must not erase its own world.
+    body('POST', '/v1/admin/erase', { user_id: user, workspace_id: fc.constant(world.workspace), agent_id: agent }),
     fc.constantFrom<FuzzRequest>(
       { method: 'GET', path: '/health' },
       { method: 'GET', path: '/v1/memories/health' },
