@@ -94,6 +94,8 @@ export class WriteGateService implements OnApplicationShutdown {
     facts: readonly string[],
     input: InputAssessment | null,
     actor: Actor,
+    /** False for a dry run (import's dry_run): the verdicts only, no lesson and no metric recorded. */
+    record = true,
   ): Promise<GateVerdict[]> {
     const config = this.settings.current();
     if (!config.trustScoringEnabled || input === null) return facts.map(() => ({ accepted: true, trustScore: 1 }));
@@ -138,6 +140,7 @@ export class WriteGateService implements OnApplicationShutdown {
         .join(' ');
       toRecord.unshift(injectionLesson(ctx, attack, inputFindings));
     }
+    if (!record) return verdicts;
     for (const verdict of verdicts) if (!verdict.accepted) this.metrics.writesRejected.inc({ reason: verdict.reason });
     await this.lessons.record(toRecord, actor);
     return verdicts;
