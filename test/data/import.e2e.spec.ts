@@ -201,6 +201,27 @@ describe('import', () => {
     expect(await listIds(target, { user_id: user })).toHaveLength(3);
   });
 
+  it("imports mem0's export (format=mem0, a JSON array), each entry gated, bad entries by number", async () => {
+    const user = newUser();
+    const entries = [
+      { id: randomUUID(), memory: 'Prefers window seats on long flights', user_id: 'alice', agent_id: null, metadata: { category: 'travel' }, created_at: '2024-06-01T10:00:00Z' },
+      { id: randomUUID(), user_id: 'alice', metadata: {}, created_at: '2024-06-01T10:00:00Z' },
+      { id: randomUUID(), memory: ATTACK, user_id: 'alice', metadata: {}, created_at: '2024-06-02T10:00:00Z' },
+      { id: randomUUID(), memory: 'Allergic to peanuts', user_id: 'alice', agent_id: 'travel-bot', metadata: null, created_at: '2024-06-03T10:00:00Z' },
+    ];
+    const send = (query: Record<string, unknown>) =>
+      target.http().post('/v1/memories/import').set('Content-Type', 'application/json').query({ user_id: user, format: 'mem0', ...query }).send(JSON.stringify(entries));
+    const res = await send({});
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ imported: 2, skipped: 0, blocked: 1, failed: 1, errors: [{ line: 2, error: 'memory must be 1 to 100000 characters' }] });
+    const got = await target.http().get(`/v1/memories/${entries[0].id}`).query({ user_id: user });
+    expect(got.body).toMatchObject({ content: entries[0].memory, metadata: { category: 'travel' }, created_at: '2024-06-01T10:00:00.000Z', source_site: 'mem0' });
+    expect((await send({})).body).toMatchObject({ imported: 0, skipped: 2 });
+    const notArray = await target.http().post('/v1/memories/import').set('Content-Type', 'application/json').query({ user_id: user, format: 'mem0' }).send({ memories: [] });
+    expect(notArray.status).toBe(400);
+    expect(notArray.body.error).toBe('format=mem0 takes a JSON array');
+  });
+
   it('refuses a body over IMPORT_MAX_BYTES with 413', async () => {
     const res = await importText(source, fileOf([record('x'.repeat(70_000))]), { user_id: newUser() });
     expect(res.status).toBe(413);
