@@ -98,6 +98,22 @@ const httpUrl: Parser<string> = (raw, name) => {
   }
 };
 
+/** OTEL_EXPORTER_OTLP_HEADERS: `key=value` pairs separated by commas, values URL-encoded. */
+const headerList: Parser<Record<string, string>> = (raw, name) => {
+  const headers: Record<string, string> = {};
+  for (const pair of list(raw, name)) {
+    const at = pair.indexOf('=');
+    const key = at > 0 ? pair.slice(0, at).trim() : '';
+    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(key)) fail(name, 'must be key=value pairs separated by commas');
+    try {
+      headers[key] = decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      fail(name, `has a value that is not URL-encoded (key ${key})`);
+    }
+  }
+  return headers;
+};
+
 const origins: Parser<string[]> = (raw, name) => {
   const values = list(raw, name);
   for (const origin of values) {
@@ -317,6 +333,28 @@ export const ENV_SCHEMA = {
     default: true,
     parse: bool,
   },
+  OTEL_TRACES_EXPORTER: {
+    description:
+      'Trace exporter: otlp, console or none; unset = otlp when an OTLP endpoint is set, else tracing is off (docs/observability.md)',
+    parse: oneOf('otlp', 'console', 'none'),
+    example: '',
+  },
+  OTEL_EXPORTER_OTLP_ENDPOINT: {
+    description: 'OTLP/HTTP collector base URL; traces go to <endpoint>/v1/traces (setting it turns tracing on)',
+    parse: httpUrl,
+    example: '',
+  },
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: {
+    description: 'Full OTLP/HTTP URL for traces (overrides the base endpoint)',
+    parse: httpUrl,
+    example: '',
+  },
+  OTEL_EXPORTER_OTLP_HEADERS: {
+    description: 'Headers sent to the OTLP endpoint, key=value pairs separated by commas (values URL-encoded)',
+    parse: headerList,
+    example: '',
+  },
+  OTEL_SERVICE_NAME: { description: 'service.name of the exported spans', default: 'atrium', parse: str },
 } satisfies Record<string, VarSpec<unknown>>;
 
 type Schema = typeof ENV_SCHEMA;

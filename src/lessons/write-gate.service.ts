@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { AgentsService } from '../agents/agents.service';
 import type { Actor } from '../common/identity/principal';
 import type { MemoryScope } from '../common/scope/memory-scope';
+import { inSpan, inSpanSync } from '../common/telemetry/tracing';
 import { MetricsService } from '../metrics/metrics.service';
 import { SettingsService } from '../settings/settings.service';
 import { assessInput, factIsBlocked, type GateFinding, type InputAssessment } from './classifier/assess-input';
@@ -38,10 +39,38 @@ export class WriteGateService {
 
   /** The whole raw input judged before extraction; null while trust scoring is off. */
   assess(text: string): InputAssessment | null {
-    return this.settings.current().trustScoringEnabled ? assessInput(text, shippedModel()) : null;
+    if (!this.settings.current().trustScoringEnabled) return null;
+    return inSpanSync(
+      'atrium.write_gate.assess',
+      () => ({ 'atrium.write_gate.input_chars': text.length }),
+      (span) => {
+        const assessment = assessInput(text, shippedModel());
+        span.setAttribute('atrium.write_gate.blocked', assessment.blocked);
+        return assessment;
+      },
+    );
   }
 
-  async screen(
+  /** The per-fact verdicts, in an `atrium.write_gate` span (counts only, never the text). */
+  screen(
+    scope: MemoryScope,
+    sourceSite: string,
+    facts: readonly string[],
+    input: InputAssessment | null,
+    actor: Actor,
+  ): Promise<GateVerdict[]> {
+    return inSpan(
+      'atrium.write_gate',
+      () => ({ 'atrium.write_gate.facts': facts.length }),
+      async (span) => {
+        const verdicts = await this.judge(scope, sourceSite, facts, input, actor);
+        span.setAttribute('atrium.write_gate.accepted', verdicts.filter((v) => v.accepted).length);
+        return verdicts;
+      },
+    );
+  }
+
+  private async judge(
     scope: MemoryScope,
     sourceSite: string,
     facts: readonly string[],

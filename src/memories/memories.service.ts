@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { assertNever, DomainError } from '../common/errors/domain-error';
 import type { Actor } from '../common/identity/principal';
 import type { MemoryScope } from '../common/scope/memory-scope';
+import { memorySpan } from '../common/telemetry/tracing';
 import type { VisibilityMode } from '../database/access/visibility';
 import { EmbeddingService } from '../embeddings/embedding.service';
 import { WriteGateService } from '../lessons/write-gate.service';
@@ -67,7 +68,19 @@ export class MemoriesService {
    * Soft delete. Workspace scope: 404 when nothing visible matched. User scope: success
    * whether or not a row matched (spec 4.2.7), and never a workspace row.
    */
-  async delete(scope: MemoryScope, id: string, actor: Actor): Promise<{ success: true }> {
+  delete(scope: MemoryScope, id: string, actor: Actor): Promise<{ success: true }> {
+    return memorySpan(
+      'delete_memory',
+      scope,
+      async (span) => {
+        span.setAttribute('gen_ai.memory.record.count', 1);
+        return this.softDelete(scope, id, actor);
+      },
+      id,
+    );
+  }
+
+  private async softDelete(scope: MemoryScope, id: string, actor: Actor): Promise<{ success: true }> {
     const affected = await this.repository.softDelete(scope, id, actor);
     switch (scope.kind) {
       case 'user':
@@ -85,7 +98,19 @@ export class MemoriesService {
    * one new version. New content passes the whole-input write gate first (blocked: 422, an
    * injection_blocked lesson, nothing changed), then is embedded; its trust score is the gate's.
    */
-  async update(scope: MemoryScope, id: string, patch: MemoryPatch, actor: Actor): Promise<MemoryRecord> {
+  update(scope: MemoryScope, id: string, patch: MemoryPatch, actor: Actor): Promise<MemoryRecord> {
+    return memorySpan(
+      'update_memory',
+      scope,
+      async (span) => {
+        span.setAttribute('gen_ai.memory.record.count', 1);
+        return this.change(scope, id, patch, actor);
+      },
+      id,
+    );
+  }
+
+  private async change(scope: MemoryScope, id: string, patch: MemoryPatch, actor: Actor): Promise<MemoryRecord> {
     if (patch.visibility === undefined && patch.content === undefined && patch.metadata === undefined && patch.expiresAt === undefined) {
       throw new DomainError('VALIDATION_FAILED', 'one of visibility, content, metadata or expires_at is required');
     }
