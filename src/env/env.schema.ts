@@ -355,6 +355,27 @@ export const ENV_SCHEMA = {
     example: '',
   },
   OTEL_SERVICE_NAME: { description: 'service.name of the exported spans', default: 'atrium', parse: str },
+  WEBHOOK_POLL_INTERVAL_MS: {
+    description: 'How often this instance looks for webhook deliveries that are due (0 = this instance delivers none)',
+    default: 1000,
+    parse: int(0, 3600000),
+  },
+  WEBHOOK_MAX_ATTEMPTS: { description: 'Attempts per webhook delivery before it is dead-lettered', default: 8, parse: int(1, 100) },
+  WEBHOOK_RETRY_BASE_MS: {
+    description: 'Wait after the first failed attempt; doubled after each further one (at most 6 hours)',
+    default: 10000,
+    parse: int(10, 3600000),
+  },
+  WEBHOOK_TIMEOUT_MS: {
+    description: 'Timeout of one webhook request (a slower answer is a failed attempt)',
+    default: 5000,
+    parse: int(100, 60000),
+  },
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: {
+    description: 'Allow webhook URLs on loopback, private and link-local addresses (off: such targets are refused)',
+    default: false,
+    parse: bool,
+  },
 } satisfies Record<string, VarSpec<unknown>>;
 
 type Schema = typeof ENV_SCHEMA;

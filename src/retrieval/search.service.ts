@@ -90,6 +90,7 @@ export class SearchService {
     texts.catch(() => undefined);
     const found = await this.repository.gatedNearest(scope, queryVector, { k, filters, gate: this.lessons.gate(), recheck });
     const check = this.checkLessons(found.lessons as LessonMatch[] | null);
+    if (check && !check.safe) await this.lessons.failedClosed(scope, found.lessons as LessonMatch[], check.highest_severity);
     if (check && !check.safe) return this.answer(scope, check, []);
     const now = dto.reference_time ? toTimestamp(dto.reference_time) : new Date();
     const hits = fuseAndRescore(found.rows, await texts, now, dto.query)
@@ -114,6 +115,7 @@ export class SearchService {
       recheck,
     });
     const check = this.checkLessons(found.lessons as LessonMatch[] | null);
+    if (check && !check.safe) await this.lessons.failedClosed(scope, found.lessons as LessonMatch[], check.highest_severity);
     const hits = found.rows.map((row) => toSearchHit(row.memory, 1 - row.distance, 1 - row.distance));
     return this.answer(scope, check, hits);
   }

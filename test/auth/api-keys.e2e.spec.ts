@@ -302,6 +302,10 @@ describe('AUTH_MODE=api_key', () => {
         'DELETE /v1/admin/keys/:id': 'the admin token',
         'GET /v1/admin/audit': 'the admin token',
         'GET /v1/admin/explain': 'the admin token (test/inspector/explain.e2e.spec.ts)',
+        'POST /v1/admin/webhooks': 'the admin token (test/observability/webhooks.e2e.spec.ts)',
+        'GET /v1/admin/webhooks': 'the admin token',
+        'DELETE /v1/admin/webhooks/:id': 'the admin token',
+        'GET /v1/admin/webhooks/deliveries': 'the admin token',
         'GET /v1/whoami': 'names the key itself, takes no scope (test/auth/whoami.e2e.spec.ts)',
       };
       expect(apiRoutes(t.app).filter((route) => !labelled.has(route) && !(route in WITHOUT_A_SCOPE))).toEqual([]);

@@ -33,6 +33,7 @@ from .models import (
     AuditEventList,
     ConfigApplied,
     CreatedApiKey,
+    CreatedWebhookSubscription,
     EffectiveConfig,
     ExpandResult,
     Grant,
@@ -60,6 +61,10 @@ from .models import (
     VisibilityExplanation,
     WhoAmI,
     WireModel,
+    WebhookDelivery,
+    WebhookDeliveryList,
+    WebhookSubscription,
+    WebhookSubscriptionList,
 )
 
 __version__ = "0.1.0"
@@ -87,6 +92,7 @@ __all__ = [
     "ConfigApplied",
     "ConflictError",
     "CreatedApiKey",
+    "CreatedWebhookSubscription",
     "EffectiveConfig",
     "ExpandResult",
     "Grant",
@@ -123,4 +129,8 @@ __all__ = [
     "WhoAmI",
     "WireModel",
     "__version__",
+    "WebhookDelivery",
+    "WebhookDeliveryList",
+    "WebhookSubscription",
+    "WebhookSubscriptionList",
 ]

@@ -24,6 +24,7 @@ from .models import (
     AuditEventList,
     ConfigApplied,
     CreatedApiKey,
+    CreatedWebhookSubscription,
     ExpandResult,
     Grant,
     GrantList,
@@ -41,6 +42,8 @@ from .models import (
     VisibilityExplanation,
     WhoAmI,
     WireModel,
+    WebhookDeliveryList,
+    WebhookSubscriptionList,
 )
 
 #: Which scope fields a route takes:
@@ -104,6 +107,10 @@ ADMIN_ROUTES: dict[str, Route] = {
     "revoke_key": Route("DELETE", "/v1/admin/keys/{id}", Success, auth="admin"),
     "audit": Route("GET", "/v1/admin/audit", AuditEventList, auth="admin"),
     "explain_visibility": Route("GET", "/v1/admin/explain", VisibilityExplanation, auth="admin"),
+    "create_webhook": Route("POST", "/v1/admin/webhooks", CreatedWebhookSubscription, idempotent=False, auth="admin"),
+    "list_webhooks": Route("GET", "/v1/admin/webhooks", WebhookSubscriptionList, auth="admin"),
+    "delete_webhook": Route("DELETE", "/v1/admin/webhooks/{id}", Success, auth="admin"),
+    "webhook_deliveries": Route("GET", "/v1/admin/webhooks/deliveries", WebhookDeliveryList, auth="admin"),
     # With AUTH_MODE=off the service does not check the token on this route.
     "update_config": Route("PUT", "/v1/memories/config", ConfigApplied, auth="admin"),
 }

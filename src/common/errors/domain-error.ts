@@ -22,6 +22,7 @@ export const DOMAIN_ERRORS = {
   GRANT_NOT_FOUND: { status: 404, message: 'Grant not found' },
   KEY_NOT_FOUND: { status: 404, message: 'API key not found' },
   ROUTE_NOT_FOUND: { status: 404, message: 'Route not found' },
+  WEBHOOK_NOT_FOUND: { status: 404, message: 'Webhook subscription not found' },
   GRANT_NEEDS_RESTRICTED: { status: 409, message: 'Grants apply only to restricted memories: set visibility to restricted first' },
   CONTENT_BLOCKED: { status: 422, message: 'content blocked by the write gate' },
   CONTENT_LOW_TRUST: { status: 422, message: 'content rejected by the write gate: trust score below the threshold' },
