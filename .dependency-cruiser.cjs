@@ -72,10 +72,32 @@ module.exports = {
     },
     {
       name: 'nothing-imports-the-client',
-      comment: 'The service does not depend on its own SDK.',
+      comment: 'The service does not depend on its own SDK (src/mcp/stdio is not the service: it is a client of it).',
       severity: 'error',
-      from: { path: '^src/', pathNot: '^src/client/' },
+      from: { path: '^src/', pathNot: '^src/(client|mcp/stdio)/' },
       to: { path: '^src/client/' },
+    },
+    {
+      name: 'mcp-stdio-is-a-client',
+      comment:
+        'The atrium-mcp bin (src/mcp/stdio) talks to a running Atrium over HTTP: it imports the client, the wire types and the tool catalogue (src/mcp/tools), never the service.',
+      severity: 'error',
+      from: { path: '^src/mcp/stdio/' },
+      to: { path: '^src/', pathNot: '^src/(client|contract|mcp/stdio|mcp/tools|memories/dto/limits\\.ts$)' },
+    },
+    {
+      name: 'nothing-imports-mcp-stdio',
+      comment: 'The atrium-mcp bin is an entry point of its own.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/mcp/stdio/' },
+      to: { path: '^src/mcp/stdio/' },
+    },
+    {
+      name: 'mcp-tools-stand-alone',
+      comment: 'The tool catalogue is shared by the service and the stdio bin: wire types and limits only, no service code.',
+      severity: 'error',
+      from: { path: '^src/mcp/tools/' },
+      to: { path: '^src/', pathNot: '^src/(contract/|mcp/tools/|memories/dto/limits\\.ts$)' },
     },
     {
       name: 'every-folder-has-a-layer',

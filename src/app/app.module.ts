@@ -11,6 +11,7 @@ import { IngestModule } from '../ingest/ingest.module';
 import { InspectorModule } from '../inspector/inspector.module';
 import { LessonsModule } from '../lessons/lessons.module';
 import { LlmModule } from '../llm/llm.module';
+import { McpModule } from '../mcp/mcp.module';
 import { MemoriesModule } from '../memories/memories.module';
 import { MetricsModule } from '../metrics/metrics.module';
 import { RetrievalModule } from '../retrieval/retrieval.module';
@@ -44,6 +45,7 @@ export class AppModule {
         MemoriesModule,
         InspectorModule,
         WebhooksModule,
+        McpModule,
       ],
       providers: [RouteOrder],
     };

@@ -44,8 +44,19 @@ export function configureApp(app: INestApplication, env: AppEnv, logger: JsonLog
     origin: (origin: string | undefined, callback: (err: Error | null, allow?: boolean) => void) =>
       callback(null, origin !== undefined && allowed.has(origin)),
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['Content-Type', 'Authorization', 'X-API-Key', 'X-Request-Id'],
-    exposedHeaders: ['X-Request-Id'],
+    // MCP clients in a browser (an allowed origin) send the protocol version and, without a
+    // key, the identity headers of /mcp (docs/mcp.md).
+    allowedHeaders: [
+      'Content-Type',
+      'Authorization',
+      'X-API-Key',
+      'X-Request-Id',
+      'Mcp-Protocol-Version',
+      'X-Atrium-User-Id',
+      'X-Atrium-Workspace-Id',
+      'X-Atrium-Agent-Id',
+    ],
+    exposedHeaders: ['X-Request-Id', 'WWW-Authenticate'],
     maxAge: 600,
     optionsSuccessStatus: 204,
   });

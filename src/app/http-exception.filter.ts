@@ -107,6 +107,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return;
     }
     if (retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(retryAfterSeconds));
+    // RFC 9110: a 401 names its scheme. MCP clients (CONTRACT section 11) read it on /mcp.
+    if (exception instanceof DomainError && exception.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', 'Bearer');
     res.status(status).json(body);
   }
 }

@@ -51,6 +51,8 @@ interface AcceptedFact {
 /** What one ingest call is building: the response, the new rows and the lessons to record. */
 interface IngestBatch {
   tally: IngestTally;
+  /** Why the gate refused facts of this call (the MCP `remember` tool says so; REST counts them as skipped). */
+  refusals: Array<'injection' | 'low_trust'>;
   newRows: NewMemory[];
   contradictions: NewLesson[];
 }
@@ -89,7 +91,20 @@ export class IngestService {
     const facts: ExtractedFact[] = dto.skip_extraction
       ? [{ content: dto.conversation, memoryType: 'semantic', importance: 0.5 }]
       : extractFacts(dto.conversation);
-    return this.write(scope, dto, facts, false, this.gate.assess(dto.conversation), actor);
+    return (await this.write(scope, dto, facts, false, await this.gate.assess(dto.conversation), actor)).response;
+  }
+
+  /**
+   * `conversation` stored verbatim as one memory: /ingest/quick with skip_extraction, and the
+   * reasons the write gate gave when it refused it (the MCP `remember` tool reports them).
+   */
+  async ingestVerbatim(
+    scope: MemoryScope,
+    dto: QuickIngestDto,
+    actor: Actor,
+  ): Promise<{ response: IngestResponse; refusals: Array<'injection' | 'low_trust'> }> {
+    const facts: ExtractedFact[] = [{ content: dto.conversation, memoryType: 'semantic', importance: 0.5 }];
+    return this.write(scope, dto, facts, false, await this.gate.assess(dto.conversation), actor);
   }
 
   /**
@@ -99,12 +114,12 @@ export class IngestService {
    * are rejected. The model's facts are gated one by one as well.
    */
   private async ingestFull(scope: MemoryScope, dto: IngestDto, actor: Actor): Promise<IngestResponse> {
-    const assessment = this.gate.assess(dto.conversation);
+    const assessment = await this.gate.assess(dto.conversation);
     let facts: ExtractedFact[] | null = null;
     if (this.planner.available && !assessment?.blocked) {
       facts = await this.planner.extractFacts(dto.conversation);
     }
-    return this.write(scope, dto, facts ?? extractFacts(dto.conversation), this.planner.available, assessment, actor);
+    return (await this.write(scope, dto, facts ?? extractFacts(dto.conversation), this.planner.available, assessment, actor)).response;
   }
 
   private async write(
@@ -114,16 +129,16 @@ export class IngestService {
     useModel: boolean,
     assessment: InputAssessment | null,
     actor: Actor,
-  ): Promise<IngestResponse> {
+  ): Promise<{ response: IngestResponse; refusals: IngestBatch['refusals'] }> {
     const target = await this.recordEpisode(scope, dto, actor);
-    const batch: IngestBatch = { tally: emptyTally(), newRows: [], contradictions: [] };
-    const accepted = await this.screen(target, facts, batch.tally, assessment);
+    const batch: IngestBatch = { tally: emptyTally(), refusals: [], newRows: [], contradictions: [] };
+    const accepted = await this.screen(target, facts, batch, assessment);
     for (const item of accepted) {
       const decision = await this.decide(target, item, batch, useModel);
       await this.apply(target, item, decision, batch);
     }
     await this.store(batch, actor);
-    return { episode_id: target.episodeId, facts_extracted: facts.length, ...batch.tally };
+    return { response: { episode_id: target.episodeId, facts_extracted: facts.length, ...batch.tally }, refusals: batch.refusals };
   }
 
   /** Step 1: the episode (the input as received), and the columns every new row shares. */
@@ -157,7 +172,7 @@ export class IngestService {
   private async screen(
     target: WriteTarget,
     facts: ExtractedFact[],
-    tally: IngestTally,
+    batch: IngestBatch,
     assessment: InputAssessment | null,
   ): Promise<AcceptedFact[]> {
     const verdicts = await this.gate.screen(
@@ -169,7 +184,8 @@ export class IngestService {
     );
     if (facts.length === 0) return [];
     const passed = facts.flatMap((fact, i) => (verdicts[i].accepted ? [{ fact, trustScore: verdicts[i].trustScore }] : []));
-    tally.memories_skipped += facts.length - passed.length;
+    for (const verdict of verdicts) if (!verdict.accepted) batch.refusals.push(verdict.reason);
+    batch.tally.memories_skipped += facts.length - passed.length;
     if (passed.length === 0) return [];
     const vectors = await this.embeddings.embedDocuments(passed.map((p) => p.fact.content));
     return passed.map((p, i) => ({ ...p, vector: vectors[i] }));

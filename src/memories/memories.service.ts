@@ -68,29 +68,31 @@ export class MemoriesService {
    * Soft delete. Workspace scope: 404 when nothing visible matched. User scope: success
    * whether or not a row matched (spec 4.2.7), and never a workspace row.
    */
-  delete(scope: MemoryScope, id: string, actor: Actor): Promise<{ success: true }> {
+  async delete(scope: MemoryScope, id: string, actor: Actor): Promise<{ success: true }> {
+    const deleted = await this.forget(scope, id, actor);
+    switch (scope.kind) {
+      case 'user':
+        return { success: true };
+      case 'workspace':
+        if (!deleted) throw new DomainError('MEMORY_NOT_FOUND');
+        return { success: true };
+      default:
+        return assertNever(scope);
+    }
+  }
+
+  /** Soft delete in both scopes: whether a visible row was deleted (the MCP `forget` tool says so in user scope too). */
+  forget(scope: MemoryScope, id: string, actor: Actor): Promise<boolean> {
+    // The `delete_memory` span (REST DELETE and the MCP tool alike).
     return memorySpan(
       'delete_memory',
       scope,
       async (span) => {
         span.setAttribute('gen_ai.memory.record.count', 1);
-        return this.softDelete(scope, id, actor);
+        return (await this.repository.softDelete(scope, id, actor)) > 0;
       },
       id,
     );
-  }
-
-  private async softDelete(scope: MemoryScope, id: string, actor: Actor): Promise<{ success: true }> {
-    const affected = await this.repository.softDelete(scope, id, actor);
-    switch (scope.kind) {
-      case 'user':
-        return { success: true };
-      case 'workspace':
-        if (affected === 0) throw new DomainError('MEMORY_NOT_FOUND');
-        return { success: true };
-      default:
-        return assertNever(scope);
-    }
   }
 
   /**

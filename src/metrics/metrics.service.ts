@@ -26,6 +26,13 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly mcpToolCalls = new Counter({
+    name: 'atrium_mcp_tool_calls_total',
+    help: 'MCP tool calls by tool and outcome (ok, invalid, blocked, not_found, refused, error)',
+    labelNames: ['tool', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
   readonly searchesBlocked = new Counter({
     name: 'atrium_searches_blocked_total',
     help: 'Searches that failed closed on a critical lesson, by scope kind',
@@ -44,6 +51,12 @@ export class MetricsService {
     name: 'atrium_writes_rejected_total',
     help: 'Facts rejected by the write gate, by reason (injection, low_trust)',
     labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
+  readonly gateBudgetExceeded = new Counter({
+    name: 'atrium_write_gate_budget_exceeded_total',
+    help: 'Inputs refused because judging them exceeded WRITE_GATE_BUDGET_MS (or killed their worker)',
     registers: [this.registry],
   });
 

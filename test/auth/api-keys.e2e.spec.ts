@@ -3,6 +3,7 @@ import { connect, type AddressInfo } from 'node:net';
 
 import { ADMIN_TOKEN, adminAuth, agentKey, API_KEY_ENV, bearer, createKey, serviceKey, userKey } from '../support/api-keys';
 import { newId, newUser } from '../support/ids';
+import { mcpIdentity, toolCall } from '../support/mcp-wire';
 import { apiRoutes } from '../support/registered-routes';
 import { createTestApp, type TestApp } from '../support/test-app';
 
@@ -203,6 +204,16 @@ describe('AUTH_MODE=api_key', () => {
     const asA = () => ({ user_id: alice, workspace_id: ws, agent_id: agentA });
     const routes: [string, () => Promise<{ status: number; body: unknown }>][] = [
       [
+        'POST /mcp',
+        () =>
+          t
+            .http()
+            .post('/mcp')
+            .set(bearer(keyB))
+            .set(mcpIdentity(asA()))
+            .send(toolCall('recall', { query: 'venue' })),
+      ],
+      [
         'POST /v1/memories/ingest',
         () =>
           t
@@ -307,6 +318,8 @@ describe('AUTH_MODE=api_key', () => {
         'DELETE /v1/admin/webhooks/:id': 'the admin token',
         'GET /v1/admin/webhooks/deliveries': 'the admin token',
         'GET /v1/whoami': 'names the key itself, takes no scope (test/auth/whoami.e2e.spec.ts)',
+        'GET /mcp': '405 after the key check: the MCP server is stateless (test/mcp/keys.e2e.spec.ts)',
+        'DELETE /mcp': '405 after the key check: the MCP server is stateless (test/mcp/keys.e2e.spec.ts)',
       };
       expect(apiRoutes(t.app).filter((route) => !labelled.has(route) && !(route in WITHOUT_A_SCOPE))).toEqual([]);
     });

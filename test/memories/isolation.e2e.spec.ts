@@ -544,6 +544,7 @@ describe('memory isolation between users, workspaces and agents', () => {
       'GET /v1/agents/trust': 'test/auth/api-keys.e2e.spec.ts (an agent key reads only its own)',
       'PUT /v1/agents/trust': 'test/auth/api-keys.e2e.spec.ts (never through an agent key)',
       'GET /v1/admin/explain': "test/inspector/explain.e2e.spec.ts (admin token only; 404 for another user's memory, never the content)",
+      'POST /mcp': 'test/mcp/isolation.e2e.spec.ts (every tool, against the reference model of who sees what)',
     };
     const NO_TENANT_DATA: Record<string, string> = {
       'GET /health': 'liveness',
@@ -559,6 +560,8 @@ describe('memory isolation between users, workspaces and agents', () => {
       'GET /v1/admin/webhooks': 'webhook subscriptions (admin token)',
       'DELETE /v1/admin/webhooks/:id': 'webhook subscriptions (admin token)',
       'GET /v1/admin/webhooks/deliveries': 'webhook deliveries: ids, event types and statuses, never content (admin token)',
+      'GET /mcp': '405: the MCP server is stateless (no event stream)',
+      'DELETE /mcp': '405: the MCP server is stateless (no session to end)',
     };
 
     it('has an isolation case for every registered route that reaches tenant data', () => {

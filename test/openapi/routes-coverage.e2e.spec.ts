@@ -10,6 +10,16 @@ function documentedRoutes(document: OpenApiDocument): string[] {
   );
 }
 
+/**
+ * Routes that are not REST and so not in the OpenAPI document, each with what describes it
+ * instead. The response validator still checks their error bodies (the `{ error }` envelope).
+ */
+const NOT_OPENAPI: Record<string, string> = {
+  'POST /mcp': 'MCP over Streamable HTTP: JSON-RPC bodies, described by the MCP specification and docs/mcp.md',
+  'GET /mcp': '405: the MCP server is stateless (docs/mcp.md)',
+  'DELETE /mcp': '405: the MCP server is stateless (docs/mcp.md)',
+};
+
 describe('OpenAPI route coverage', () => {
   let t: TestApp;
   let document: OpenApiDocument;
@@ -32,8 +42,10 @@ describe('OpenAPI route coverage', () => {
 
   it('documents every route Nest registered, by method and path', () => {
     const documented = new Set(documentedRoutes(document));
-    const missing = registeredRoutes(t).filter((route) => !isDocsRoute(route) && !documented.has(route));
+    const missing = registeredRoutes(t).filter((route) => !isDocsRoute(route) && !documented.has(route) && !(route in NOT_OPENAPI));
     expect(missing).toEqual([]);
+    // the exceptions are real routes, and really left out
+    expect(Object.keys(NOT_OPENAPI).filter((route) => !registeredRoutes(t).includes(route) || documented.has(route))).toEqual([]);
   });
 
   it('documents no route that does not exist', () => {

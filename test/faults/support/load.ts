@@ -42,11 +42,19 @@ export async function call(
  * 503 in the envelope with Retry-After (database or embedding provider unavailable).
  * Never a 500, never a dropped connection. Returns the problem, or undefined.
  */
+/** MCP's own envelope for a request it refuses (invalid JSON-RPC, wrong Accept): a JSON-RPC error. */
+function isJsonRpcError(body: unknown): boolean {
+  const error = (body as { jsonrpc?: unknown; error?: { code?: unknown; message?: unknown } } | null)?.error;
+  return typeof error === 'object' && error !== null && typeof error.code === 'number' && typeof error.message === 'string';
+}
+
 export function judge(answer: Answer): string | undefined {
   const { status, body } = answer;
   if (status === 'network-error') return `${answer.route}: connection dropped (${answer.error})`;
   if (status >= 200 && status < 300) return undefined;
-  const envelope = typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string';
+  const envelope =
+    (typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string') ||
+    (answer.route === 'POST /mcp' && isJsonRpcError(body));
   if (status >= 400 && status < 500)
     return envelope ? undefined : `${answer.route}: ${status} without the envelope: ${JSON.stringify(body).slice(0, 200)}`;
   if (status === 503) return envelope && answer.retryAfter ? undefined : `${answer.route}: 503 without envelope or Retry-After`;
