@@ -9,6 +9,8 @@ import { jsonOnly } from '../common/http/json-only.middleware';
 import { checkRequestInput } from '../common/http/request-input.middleware';
 import type { JsonLogger } from '../common/logging/json-logger';
 import { requestLogger } from '../common/logging/request-logger.middleware';
+import { traceRequests } from '../common/telemetry/server-spans';
+import { tracingEnabled } from '../common/telemetry/tracing';
 import { createValidationPipe } from '../common/validation/validation.pipe';
 import type { AppEnv } from '../env/env.schema';
 import { defaultInspectorDir, INSPECTOR_PREFIX, InspectorAssets } from '../inspector/inspector-assets';
@@ -32,6 +34,8 @@ export function configureApp(app: INestApplication, env: AppEnv, logger: JsonLog
   express.disable('x-powered-by');
   express.set('etag', false);
   express.set('query parser', 'extended');
+  // First, so the request's span covers everything after it (only while tracing is on).
+  if (tracingEnabled()) app.use(traceRequests());
   app.use(requestLogger(logger));
   if (env.INSPECTOR_ENABLED) serveInspector(app, logger);
 

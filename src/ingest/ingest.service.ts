@@ -5,6 +5,7 @@ import { Injectable } from '@nestjs/common';
 import { assertNever, DomainError } from '../common/errors/domain-error';
 import type { Actor } from '../common/identity/principal';
 import type { MemoryScope } from '../common/scope/memory-scope';
+import { memorySpan } from '../common/telemetry/tracing';
 import { toTimestamp } from '../common/validation/timestamp';
 import type { IngestResponseWire } from '../contract/wire-types';
 import type { VisibilityMode } from '../database/access/visibility';
@@ -77,7 +78,16 @@ export class IngestService {
   ) {}
 
   /** /ingest/quick: rule-based extraction (or verbatim with skip_extraction), never an LLM. */
-  async ingestQuick(scope: MemoryScope, dto: QuickIngestDto, actor: Actor): Promise<IngestResponse> {
+  ingestQuick(scope: MemoryScope, dto: QuickIngestDto, actor: Actor): Promise<IngestResponse> {
+    return traced(scope, () => this.quick(scope, dto, actor));
+  }
+
+  /** /ingest: in a `create_memory` span, see `ingestFull`. */
+  ingest(scope: MemoryScope, dto: IngestDto, actor: Actor): Promise<IngestResponse> {
+    return traced(scope, () => this.ingestFull(scope, dto, actor));
+  }
+
+  private async quick(scope: MemoryScope, dto: QuickIngestDto, actor: Actor): Promise<IngestResponse> {
     const facts: ExtractedFact[] = dto.skip_extraction
       ? [{ content: dto.conversation, memoryType: 'semantic', importance: 0.5 }]
       : extractFacts(dto.conversation);
@@ -103,7 +113,7 @@ export class IngestService {
    * to the model, and its facts take the rule-based path, where the blocked sentences' facts
    * are rejected. The model's facts are gated one by one as well.
    */
-  async ingest(scope: MemoryScope, dto: IngestDto, actor: Actor): Promise<IngestResponse> {
+  private async ingestFull(scope: MemoryScope, dto: IngestDto, actor: Actor): Promise<IngestResponse> {
     const assessment = await this.gate.assess(dto.conversation);
     let facts: ExtractedFact[] | null = null;
     if (this.planner.available && !assessment?.blocked) {
@@ -317,4 +327,22 @@ function writeContext(target: WriteTarget) {
     sourceSite: dto.source_site,
     ...(scope.kind === 'workspace' ? { workspaceId: scope.workspaceId, agentId: scope.agentId } : {}),
   };
+}
+
+/**
+ * An ingest is a `create_memory` span: `gen_ai.memory.record.count` is the number of memories
+ * it stored, with the updated, deleted and skipped counts beside it. Never the conversation.
+ */
+function traced(scope: MemoryScope, fn: () => Promise<IngestResponse>): Promise<IngestResponse> {
+  return memorySpan('create_memory', scope, async (span) => {
+    const response = await fn();
+    span.setAttributes({
+      'gen_ai.memory.record.count': response.memories_stored,
+      'atrium.ingest.facts_extracted': response.facts_extracted,
+      'atrium.ingest.memories_updated': response.memories_updated,
+      'atrium.ingest.memories_deleted': response.memories_deleted,
+      'atrium.ingest.memories_skipped': response.memories_skipped,
+    });
+    return response;
+  });
 }

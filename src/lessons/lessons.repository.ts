@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 
 import type { Actor } from '../common/identity/principal';
+import type { MemoryScope } from '../common/scope/memory-scope';
 import { MemoryAccess } from '../database/access/memory-access';
 import { LessonEntity } from '../database/entities/lesson.entity';
 import { toVectorLiteral } from '../database/vector';
@@ -83,6 +84,11 @@ export class LessonsRepository {
       });
       return rows[0].id;
     });
+  }
+
+  /** The `lesson.matched` webhook event of a search that failed closed. */
+  async failedClosed(scope: MemoryScope, lessonIds: readonly string[], highestSeverity: string): Promise<void> {
+    await this.access.lessonMatched(scope, lessonIds, highestSeverity);
   }
 
   async listActive(userId: string): Promise<LessonEntity[]> {

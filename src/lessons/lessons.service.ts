@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 
 import { DomainError } from '../common/errors/domain-error';
 import type { Actor } from '../common/identity/principal';
+import type { MemoryScope } from '../common/scope/memory-scope';
 import type { LessonEntity } from '../database/entities/lesson.entity';
 import { EmbeddingService } from '../embeddings/embedding.service';
 import { MetricsService } from '../metrics/metrics.service';
@@ -128,6 +129,22 @@ export class LessonsService {
   gate(): LessonGate | null {
     if (!this.enabled) return null;
     return { maxDistance: lessonMaxDistance(this.settings.current().lessonSimilarityThreshold), limit: LESSON_MATCH_LIMIT };
+  }
+
+  /**
+   * A search failed closed on `matches`: the `lesson.matched` webhook event (lesson ids and
+   * severity). A failure to write it is logged, never the search's failure.
+   */
+  async failedClosed(scope: MemoryScope, matches: readonly LessonMatch[], highest: string): Promise<void> {
+    try {
+      await this.repository.failedClosed(
+        scope,
+        matches.map((m) => m.id),
+        highest,
+      );
+    } catch (error) {
+      this.logger.warn(`lesson.matched event not written: ${(error as Error).message}`);
+    }
   }
 
   /** The response block for the lessons a check matched (closest first). */

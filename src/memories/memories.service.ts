@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { assertNever, DomainError } from '../common/errors/domain-error';
 import type { Actor } from '../common/identity/principal';
 import type { MemoryScope } from '../common/scope/memory-scope';
+import { memorySpan } from '../common/telemetry/tracing';
 import type { VisibilityMode } from '../database/access/visibility';
 import { EmbeddingService } from '../embeddings/embedding.service';
 import { WriteGateService } from '../lessons/write-gate.service';
@@ -81,8 +82,17 @@ export class MemoriesService {
   }
 
   /** Soft delete in both scopes: whether a visible row was deleted (the MCP `forget` tool says so in user scope too). */
-  async forget(scope: MemoryScope, id: string, actor: Actor): Promise<boolean> {
-    return (await this.repository.softDelete(scope, id, actor)) > 0;
+  forget(scope: MemoryScope, id: string, actor: Actor): Promise<boolean> {
+    // The `delete_memory` span (REST DELETE and the MCP tool alike).
+    return memorySpan(
+      'delete_memory',
+      scope,
+      async (span) => {
+        span.setAttribute('gen_ai.memory.record.count', 1);
+        return (await this.repository.softDelete(scope, id, actor)) > 0;
+      },
+      id,
+    );
   }
 
   /**
@@ -90,7 +100,19 @@ export class MemoriesService {
    * one new version. New content passes the whole-input write gate first (blocked: 422, an
    * injection_blocked lesson, nothing changed), then is embedded; its trust score is the gate's.
    */
-  async update(scope: MemoryScope, id: string, patch: MemoryPatch, actor: Actor): Promise<MemoryRecord> {
+  update(scope: MemoryScope, id: string, patch: MemoryPatch, actor: Actor): Promise<MemoryRecord> {
+    return memorySpan(
+      'update_memory',
+      scope,
+      async (span) => {
+        span.setAttribute('gen_ai.memory.record.count', 1);
+        return this.change(scope, id, patch, actor);
+      },
+      id,
+    );
+  }
+
+  private async change(scope: MemoryScope, id: string, patch: MemoryPatch, actor: Actor): Promise<MemoryRecord> {
     if (patch.visibility === undefined && patch.content === undefined && patch.metadata === undefined && patch.expiresAt === undefined) {
       throw new DomainError('VALIDATION_FAILED', 'one of visibility, content, metadata or expires_at is required');
     }

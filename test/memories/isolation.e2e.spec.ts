@@ -558,6 +558,10 @@ describe('memory isolation between users, workspaces and agents', () => {
       'DELETE /v1/admin/keys/:id': 'API keys (admin token)',
       'GET /v1/admin/audit': 'the audit log (admin token)',
       'GET /v1/whoami': 'the calling key and the ids it is bound to, no rows',
+      'POST /v1/admin/webhooks': 'webhook subscriptions (admin token); who receives which event: test/observability/webhooks.e2e.spec.ts',
+      'GET /v1/admin/webhooks': 'webhook subscriptions (admin token)',
+      'DELETE /v1/admin/webhooks/:id': 'webhook subscriptions (admin token)',
+      'GET /v1/admin/webhooks/deliveries': 'webhook deliveries: ids, event types and statuses, never content (admin token)',
       'GET /mcp': '405: the MCP server is stateless (no event stream)',
       'DELETE /mcp': '405: the MCP server is stateless (no session to end)',
     };

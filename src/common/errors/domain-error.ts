@@ -23,6 +23,7 @@ export const DOMAIN_ERRORS = {
   GRANT_NOT_FOUND: { status: 404, message: 'Grant not found' },
   KEY_NOT_FOUND: { status: 404, message: 'API key not found' },
   ROUTE_NOT_FOUND: { status: 404, message: 'Route not found' },
+  WEBHOOK_NOT_FOUND: { status: 404, message: 'Webhook subscription not found' },
   MCP_METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed: this MCP server is stateless; send JSON-RPC with POST /mcp' },
   ERASURE_AGENT_NEEDS_WORKSPACE: { status: 400, message: 'agent_id requires workspace_id' },
   ERASURE_RESIDUE: { status: 409, message: 'erasure left residue and was rolled back: nothing was erased (retry)' },

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 import type { Pool, PoolClient } from 'pg';
 import { DataSource, type EntityManager, type ObjectLiteral, type SelectQueryBuilder, type UpdateQueryBuilder } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
@@ -49,6 +51,7 @@ import {
   type ReadRule,
   type ReadTime,
 } from './visibility';
+import { LESSON_MATCHED_SQL, outboxCtes } from './webhook-outbox';
 
 export type NewMemory = Omit<MemoryEntity, 'deletedAt' | 'supersededAt' | 'supersededBy' | 'version' | 'validUntil'>;
 
@@ -628,18 +631,38 @@ export class MemoryAccess {
       return;
     }
     const audit = auditInsert(actor, events, parameters.length);
-    await this.manager.query(`WITH stored AS (${insertSql}), ${versioned}, audited AS (${audit.sql}) SELECT 1`, [
-      ...parameters,
-      ...audit.parameters,
-    ]);
+    // The webhook events of the new rows, in the same statement (webhook-outbox.ts).
+    const outbox = outboxCtes(events, 'stored', parameters.length + audit.parameters.length);
+    await this.manager.query(
+      `WITH stored AS (${insertSql}), ${versioned}, ${[`audited AS (${audit.sql})`, ...outbox.ctes].join(', ')} SELECT 1`,
+      [...parameters, ...audit.parameters, ...outbox.parameters],
+    );
   }
 
   /**
    * Append audit events with this MemoryAccess's manager: inside `transaction(fn)`, in the same
-   * transaction as the change they record (database/audit/audit-log.ts).
+   * transaction as the change they record (database/audit/audit-log.ts), with the webhook
+   * events they make in the same statement (webhook-outbox.ts).
    */
   async audit(actor: Actor, ...events: AuditEvent[]): Promise<void> {
-    await appendAuditEvents(this.manager, actor, events);
+    if (events.length === 0) return;
+    const audit = auditInsert(actor, events, 0);
+    const outbox = outboxCtes(events, 'memories', audit.parameters.length);
+    if (outbox.ctes.length === 0) return appendAuditEvents(this.manager, actor, events);
+    await this.manager.query(`WITH audited AS (${audit.sql}), ${outbox.ctes.join(', ')} SELECT 1`, [
+      ...audit.parameters,
+      ...outbox.parameters,
+    ]);
+  }
+
+  /**
+   * The `lesson.matched` webhook event of a search that failed closed on a critical lesson:
+   * lesson ids and severity, to the subscribers in the search's scope. No change to commit
+   * with, so it is one statement of its own.
+   */
+  async lessonMatched(scope: MemoryScope, lessonIds: readonly string[], highestSeverity: string): Promise<void> {
+    const workspace = scope.kind === 'workspace' ? [scope.workspaceId, scope.agentId] : [null, null];
+    await this.manager.query(LESSON_MATCHED_SQL, [randomUUID(), scope.userId, ...workspace, JSON.stringify(lessonIds), highestSeverity]);
   }
 
   async insertEpisode(episode: EpisodeEntity): Promise<void> {
