@@ -76,6 +76,7 @@ export class IngestService {
 
   /** /ingest/quick: rule-based extraction (or verbatim with skip_extraction), never an LLM. */
   async ingestQuick(scope: MemoryScope, dto: QuickIngestDto, actor: Actor): Promise<IngestResponse> {
+    await this.screenFields(scope, dto, actor);
     const facts: ExtractedFact[] = dto.skip_extraction
       ? [{ content: dto.conversation, memoryType: 'semantic', importance: 0.5 }]
       : extractFacts(dto.conversation);
@@ -89,12 +90,33 @@ export class IngestService {
    * are rejected. The model's facts are gated one by one as well.
    */
   async ingest(scope: MemoryScope, dto: IngestDto, actor: Actor): Promise<IngestResponse> {
+    await this.screenFields(scope, dto, actor);
     const assessment = this.gate.assess(dto.conversation);
     let facts: ExtractedFact[] | null = null;
     if (this.planner.available && !assessment?.blocked) {
       facts = await this.planner.extractFacts(dto.conversation);
     }
     return this.write(scope, dto, facts ?? extractFacts(dto.conversation), this.planner.available, assessment, actor);
+  }
+
+  /**
+   * Step 0: the provenance fields (`source_site`, `source_url`, `namespace`) reach other agents'
+   * prompts beside the text (injection_text), so each passes the write gate like content: one
+   * the gate blocks records an injection_blocked lesson and refuses the whole call (422
+   * CONTENT_BLOCKED, nothing stored, no episode). `metadata` is raw data: never rendered into
+   * a prompt, so it is not screened (docs/security.md). A field is judged by the gate's rules:
+   * the classifier, trained on prose, misreads short labels and URLs (it scores
+   * `https://chat.example/c/42` as an injection), and the fenced, escaped rendering of
+   * injection_text already keeps a field inside its own entry.
+   */
+  private async screenFields(scope: MemoryScope, dto: IngestDto, actor: Actor): Promise<void> {
+    for (const value of [dto.source_site, dto.source_url, dto.namespace]) {
+      if (value === undefined || value === '') continue;
+      const assessment = await this.gate.assess(value);
+      if (!assessment?.findings.some((finding) => finding.source === 'rule' && finding.severity === 'block')) continue;
+      await this.gate.screen(scope, dto.source_site, [value], assessment, actor);
+      throw new DomainError('CONTENT_BLOCKED');
+    }
   }
 
   private async write(

@@ -65,3 +65,28 @@ export const IsUserId = (): PropertyDecorator => (target: object, propertyName: 
   MinLength(1, { message: SCOPE_MESSAGES.userId })(target, propertyName);
   MaxLength(MAX_USER_ID_LENGTH, { message: SCOPE_MESSAGES.userIdTooLong })(target, propertyName);
 };
+
+/**
+ * Characters a one-line field may not hold: C0 and C1 controls (newline, tab, escape...),
+ * DEL, the line and paragraph separators, and the bidirectional controls that reorder what a
+ * reader sees. Such a field is rendered into other agents' prompts (injection_text), where a
+ * line break could forge an entry of its own.
+ */
+const NOT_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+/** One line of printable text (no control characters or line breaks); `$property` names the field. */
+export function IsOneLine(options?: ValidationOptions): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) => {
+    registerDecorator({
+      name: 'isOneLine',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options: { message: '$property must be one line of printable text (no line breaks or control characters)', ...options },
+      validator: {
+        validate(value: unknown) {
+          return typeof value === 'string' && !NOT_ONE_LINE.test(value);
+        },
+      },
+    });
+  };
+}
