@@ -212,17 +212,18 @@ export class IngestService {
         batch.newRows.push(newRow(target, item));
         return;
       case 'update': {
-        const content = decision.content ?? item.fact.content;
-        const vector = decision.content ? (await this.embeddings.embedDocuments([decision.content]))[0] : item.vector;
+        const merged = await this.mergedText(target, item, decision.content);
+        // The model's merged text is stored only when it passes the gate; refused, the fact is ADDed as it was screened.
+        if (merged === null) return void batch.newRows.push(newRow(target, item));
         const changed = await this.repository.updateContentForIngest(
           target.scope,
           decision.targetId,
           {
-            content,
-            embedding: vector,
+            content: merged.content,
+            embedding: merged.vector,
             embeddedBy: target.embeddedBy,
             importance: item.fact.importance,
-            trustScore: item.trustScore,
+            trustScore: merged.trustScore,
           },
           target.actor,
         );
@@ -255,6 +256,26 @@ export class IngestService {
       default:
         assertNever(decision);
     }
+  }
+
+  /**
+   * The text an UPDATE stores: the fact itself (already screened), or the model's merged text,
+   * which is new text and passes the write gate like any other (a refusal records its lesson
+   * and returns null). Its trust score is the lower of the fact's and the merged text's.
+   */
+  private async mergedText(
+    target: WriteTarget,
+    item: AcceptedFact,
+    content: string | undefined,
+  ): Promise<{ content: string; vector: number[]; trustScore: number } | null> {
+    if (content === undefined || content === item.fact.content) {
+      return { content: item.fact.content, vector: item.vector, trustScore: item.trustScore };
+    }
+    const assessment = await this.gate.assess(content);
+    const [verdict] = await this.gate.screen(target.scope, target.dto.source_site, [content], assessment, target.actor);
+    if (!verdict.accepted) return null;
+    const [vector] = await this.embeddings.embedDocuments([content]);
+    return { content, vector, trustScore: Math.min(item.trustScore, verdict.trustScore) };
   }
 
   private noteContradiction(target: WriteTarget, item: AcceptedFact, decision: IngestDecision, batch: IngestBatch): void {

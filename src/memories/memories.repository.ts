@@ -93,8 +93,8 @@ export class MemoriesRepository {
    */
   async softDelete(scope: MemoryScope, id: string, actor: Actor): Promise<number> {
     return this.access.transaction(async (tx) => {
-      const version = await tx.changeMemory(scope, 'read', id, { deletedAt: () => 'now()' }, 'deleted', actor);
-      if (version === null) return 0;
+      const changed = await tx.changeMemory(scope, 'read', id, { deletedAt: () => 'now()' }, 'deleted', actor);
+      if (changed === null) return 0;
       await tx.dropAccessCounts(scope.userId, id);
       await tx.audit(actor, { action: 'memory.deleted', ...scopeColumns(scope), targetId: id, detail: { via: 'delete' } });
       return 1;
@@ -124,8 +124,9 @@ export class MemoriesRepository {
       if (change.metadata !== undefined) values.metadata = change.metadata as QueryDeepPartialEntity<MemoryEntity>['metadata'];
       if (change.expiresAt !== undefined) values.expiresAt = change.expiresAt;
       const kind = versionChangeOf(change);
-      const version = await tx.changeMemory(scope, 'owner', id, values, kind, actor, { time: WITH_EXPIRED, parameters });
-      if (version === null) return false;
+      const changed = await tx.changeMemory(scope, 'owner', id, values, kind, actor, { time: WITH_EXPIRED, parameters });
+      if (changed === null) return false;
+      const { version } = changed;
       if (change.visibility !== undefined && change.visibility !== 'restricted' && scope.kind === 'workspace')
         await tx.dropGrants(scope, id);
       const fields = changedFields(change);
@@ -147,7 +148,7 @@ export class MemoriesRepository {
     actor: Actor,
   ): Promise<number> {
     return this.access.transaction(async (tx) => {
-      const version = await tx.changeMemory(
+      const changed = await tx.changeMemory(
         scope,
         'ingest-mutation',
         id,
@@ -162,12 +163,12 @@ export class MemoriesRepository {
         actor,
         { parameters: { newEmbedding: toVectorLiteral(change.embedding) } },
       );
-      if (version === null) return 0;
+      if (changed === null) return 0;
       await tx.audit(actor, {
         action: 'memory.updated',
         ...scopeColumns(scope),
         targetId: id,
-        detail: { fields: ['content'], version, via: 'ingest' },
+        detail: { fields: ['content'], version: changed.version, via: 'ingest', owner_agent_id: changed.ownerAgentId },
       });
       return 1;
     });
@@ -179,7 +180,7 @@ export class MemoriesRepository {
    */
   async supersedeForIngest(scope: MemoryScope, id: string, successor: { id: string; createdAt: Date }, actor: Actor): Promise<number> {
     return this.access.transaction(async (tx) => {
-      const version = await tx.changeMemory(
+      const changed = await tx.changeMemory(
         scope,
         'ingest-mutation',
         id,
@@ -187,9 +188,14 @@ export class MemoriesRepository {
         'superseded',
         actor,
       );
-      if (version === null) return 0;
+      if (changed === null) return 0;
       await tx.dropAccessCounts(scope.userId, id);
-      await tx.audit(actor, { action: 'memory.superseded', ...scopeColumns(scope), targetId: id, detail: { superseded_by: successor.id } });
+      await tx.audit(actor, {
+        action: 'memory.superseded',
+        ...scopeColumns(scope),
+        targetId: id,
+        detail: { superseded_by: successor.id, owner_agent_id: changed.ownerAgentId },
+      });
       return 1;
     });
   }
@@ -197,10 +203,15 @@ export class MemoriesRepository {
   /** Ingest DELETE: soft delete, under the ingest mutation rule (a new version). */
   async deleteForIngest(scope: MemoryScope, id: string, actor: Actor): Promise<number> {
     return this.access.transaction(async (tx) => {
-      const version = await tx.changeMemory(scope, 'ingest-mutation', id, { deletedAt: () => 'now()' }, 'deleted', actor);
-      if (version === null) return 0;
+      const changed = await tx.changeMemory(scope, 'ingest-mutation', id, { deletedAt: () => 'now()' }, 'deleted', actor);
+      if (changed === null) return 0;
       await tx.dropAccessCounts(scope.userId, id);
-      await tx.audit(actor, { action: 'memory.deleted', ...scopeColumns(scope), targetId: id, detail: { via: 'ingest' } });
+      await tx.audit(actor, {
+        action: 'memory.deleted',
+        ...scopeColumns(scope),
+        targetId: id,
+        detail: { via: 'ingest', owner_agent_id: changed.ownerAgentId },
+      });
       return 1;
     });
   }

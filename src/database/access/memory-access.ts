@@ -67,7 +67,7 @@ export interface MemoryVersionRow {
 }
 
 /** The columns a version row copies from the memory as it is after the change. */
-const VERSIONED_COLUMNS = 'user_id, id, version, content, metadata, visibility, expires_at, workspace_id';
+const VERSIONED_COLUMNS = 'user_id, id, version, content, metadata, visibility, expires_at, workspace_id, agent_id';
 
 /**
  * One memory of a user as an agent of a workspace meets the read rule (explainVisibility):
@@ -213,8 +213,9 @@ export class MemoryAccess {
    * row are data-modifying CTEs, so a change without its version, or a version without its
    * change, cannot happen. Two concurrent changes of one memory serialise on its row lock (the
    * second UPDATE waits, then re-reads the row under READ COMMITTED and takes the next
-   * version), so neither version is lost. `by` is the changing agent (null in user scope).
-   * Returns the new version, or null when no row matched.
+   * version), so neither version is lost. The version row's agent is the changing agent (null
+   * in user scope), which need not be the row's owner (an ingest UPDATE of another agent's
+   * workspace row). Returns the new version and the row's owning agent, or null when no row matched.
    */
   async changeMemory(
     scope: MemoryScope,
@@ -224,7 +225,7 @@ export class MemoryAccess {
     change: VersionChange,
     actor: Actor,
     options: { time?: ReadTime; parameters?: ObjectLiteral } = {},
-  ): Promise<number | null> {
+  ): Promise<{ version: number; ownerAgentId: string | null } | null> {
     const [updateSql, updateParameters] = this.scopedUpdateBuilder(
       scope,
       purpose,
@@ -236,17 +237,17 @@ export class MemoryAccess {
       .returning(VERSIONED_COLUMNS)
       .getQueryAndParameters();
     const n = updateParameters.length;
-    const rows: { version: number }[] = await this.manager.query(
+    const rows: { version: number; owner_agent_id: string | null }[] = await this.manager.query(
       `WITH changed AS (${updateSql}),
             versioned AS (
               INSERT INTO memory_versions (user_id, memory_id, version, change, content, metadata, visibility, expires_at, workspace_id, agent_id, key_id)
               SELECT c.user_id, c.id, c.version, $${n + 1}, c.content, c.metadata, c.visibility, c.expires_at, c.workspace_id, $${n + 2}, $${n + 3}
                 FROM changed c
               RETURNING version)
-       SELECT version FROM versioned`,
+       SELECT v.version, c.agent_id AS owner_agent_id FROM versioned v CROSS JOIN changed c`,
       [...updateParameters, change, changingAgent(scope), actor.keyId],
     );
-    return rows[0]?.version ?? null;
+    return rows[0] ? { version: rows[0].version, ownerAgentId: rows[0].owner_agent_id } : null;
   }
 
   /**
