@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 
 import type { KeyRecheck } from '../common/identity/key-recheck';
+import type { Principal } from '../common/identity/principal';
 import { scopeToWire, type MemoryScope } from '../common/scope/memory-scope';
 import { toTimestamp } from '../common/validation/timestamp';
 import { EmbeddingService } from '../embeddings/embedding.service';
@@ -58,7 +59,7 @@ export class SearchService {
    * full-text side is BM25 over the visible rows. When the check matches a critical lesson,
    * the full-text rows are dropped unread and the answer is the block alone.
    */
-  async search(scope: MemoryScope, dto: SearchDto, recheck: KeyRecheck | null = null): Promise<SearchResponse> {
+  async search(scope: MemoryScope, dto: SearchDto, recheck: KeyRecheck | null, principal: Principal): Promise<SearchResponse> {
     const queryVector = await this.embeddings.embedQuery(dto.query);
     const limit = this.limitFor(dto);
     const filters = this.filtersFor(dto);
@@ -69,7 +70,7 @@ export class SearchService {
     // this promise's own failure must not go unhandled while nobody awaits it.
     texts.catch(() => undefined);
     const found = await this.repository.gatedNearest(scope, queryVector, { k, filters, gate: this.lessons.gate(), recheck });
-    const check = found.lessons === null ? null : this.lessons.summarize(found.lessons as LessonMatch[]);
+    const check = found.lessons === null ? null : this.lessons.summarize(found.lessons as LessonMatch[], principal);
     if (check && !check.safe) return this.answer(scope, check, []);
     const now = dto.reference_time ? toTimestamp(dto.reference_time) : new Date();
     const hits = fuseAndRescore(found.rows, await texts, now, dto.query)
@@ -84,7 +85,7 @@ export class SearchService {
    * returns no memory, so none is read, cited or counted as accessed. With an API key taken
    * from memory (`recheck`), the same statement checks that the key is still unrevoked.
    */
-  async searchFast(scope: MemoryScope, dto: SearchDto, recheck: KeyRecheck | null = null): Promise<SearchResponse> {
+  async searchFast(scope: MemoryScope, dto: SearchDto, recheck: KeyRecheck | null, principal: Principal): Promise<SearchResponse> {
     const queryVector = await this.embeddings.embedQuery(dto.query);
     const gate = this.lessons.gate();
     const found = await this.repository.gatedNearest(scope, queryVector, {
@@ -93,7 +94,7 @@ export class SearchService {
       gate,
       recheck,
     });
-    const check = found.lessons === null ? null : this.lessons.summarize(found.lessons as LessonMatch[]);
+    const check = found.lessons === null ? null : this.lessons.summarize(found.lessons as LessonMatch[], principal);
     const hits = found.rows.map((row) => toSearchHit(row.memory, 1 - row.distance, 1 - row.distance));
     return this.answer(scope, check, hits);
   }

@@ -17,6 +17,10 @@ export const DOMAIN_ERRORS = {
   NOT_GRANT_OWNER: { status: 403, message: 'Only the owning agent may manage grants' },
   NOT_VISIBILITY_OWNER: { status: 403, message: 'Only the owning agent may change visibility' },
   NOT_MEMORY_OWNER: { status: 403, message: 'Only the owning agent may change this memory' },
+  REPORT_SEVERITY_FORBIDDEN: {
+    status: 403,
+    message: 'An agent key may report lessons of at most high severity; critical needs a user key, a service key or AUTH_MODE=off',
+  },
   MEMORY_NOT_FOUND: { status: 404, message: 'Memory not found' },
   LESSON_NOT_FOUND: { status: 404, message: 'Lesson not found' },
   GRANT_NOT_FOUND: { status: 404, message: 'Grant not found' },
