@@ -65,8 +65,8 @@ export class MemoriesRepository {
    * The row as its writer sees it (agent_scope ignored, expired rows included): tells 403 from
    * 404 on owner routes.
    */
-  async findForWriter(scope: MemoryScope, id: string): Promise<MemoryRecordRow | null> {
-    const rows = await this.access.records({ statement: 'record-by-id', scope, purpose: 'writer-view', id, time: WITH_EXPIRED });
+  async findForWriter(scope: MemoryScope, id: string, time: ReadTime = WITH_EXPIRED): Promise<MemoryRecordRow | null> {
+    const rows = await this.access.records({ statement: 'record-by-id', scope, purpose: 'writer-view', id, time });
     return rows[0] ?? null;
   }
 
@@ -87,13 +87,15 @@ export class MemoriesRepository {
 
   /**
    * Soft delete, scoped in the same statement, versioned and audited in the same transaction,
-   * which also removes the memory's access counts. Returns the rows deleted (0 or 1). An expired
-   * memory is not deleted here (it is gone for readers already, and purged later); its owner
-   * can clear the expiry first.
+   * which also removes the memory's access counts. Returns the rows deleted (0 or 1). A delete
+   * is a change, so it takes the `ingest-mutation` purpose: the caller's own rows, and the rows
+   * open to the whole workspace (`workspace` or NULL); a grant lets an agent read a restricted
+   * memory, never delete it (issue 20, finding 8). An expired memory is not deleted here (it is
+   * gone for readers already, and purged later); its owner can clear the expiry first.
    */
   async softDelete(scope: MemoryScope, id: string, actor: Actor): Promise<number> {
     return this.access.transaction(async (tx) => {
-      const changed = await tx.changeMemory(scope, 'read', id, { deletedAt: () => 'now()' }, 'deleted', actor);
+      const changed = await tx.changeMemory(scope, 'ingest-mutation', id, { deletedAt: () => 'now()' }, 'deleted', actor);
       if (changed === null) return 0;
       await tx.dropAccessCounts(scope.userId, id);
       await tx.audit(actor, { action: 'memory.deleted', ...scopeColumns(scope), targetId: id, detail: { via: 'delete' } });

@@ -475,6 +475,26 @@ describe('memory isolation between users, workspaces and agents', () => {
       expect(await deletedAt(rows.xRestricted)).toBeNull();
     });
 
+    it("answers 403 when agent Y, granted a read of X's restricted memory, deletes it; X keeps it (a grant never allows a change)", async () => {
+      const granted = await store({ ...asX, visibility: 'restricted' }, 'Delete test: the vault opens with the blue key only');
+      expect(
+        (
+          await t
+            .http()
+            .post(`/v1/memories/${granted}/grants`)
+            .send({ ...asX, grantee_agent_id: Y })
+        ).status,
+      ).toBe(201);
+      expect((await t.http().get(`/v1/memories/${granted}`).query(asY)).status).toBe(200);
+      const res = await t.http().delete(`/v1/memories/${granted}`).query(asY);
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ error: 'Only the owning agent may change this memory' });
+      expect(await deletedAt(granted)).toBeNull();
+      expect((await t.http().get(`/v1/memories/${granted}`).query(asX)).status).toBe(200);
+      // The owner still deletes its own restricted memory.
+      expect((await t.http().delete(`/v1/memories/${granted}`).query(asX)).body).toEqual({ success: true });
+    });
+
     it('answers 404 to agent X of another workspace and to another user reusing the same workspace and agent ids', async () => {
       expect(
         (
