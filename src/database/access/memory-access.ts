@@ -552,7 +552,14 @@ export class MemoryAccess {
     return row ?? null;
   }
 
-  /** Insert a grant on an owned restricted memory; its created_at when new, null otherwise. */
+  /**
+   * Insert a grant on an owned restricted memory; its created_at when new, null otherwise. The
+   * memory row is read FOR SHARE: a visibility change in flight (an UPDATE holding the row, then
+   * dropping the grants in its transaction) makes this statement wait and re-check
+   * `visibility = 'restricted'` on the committed row, and a change that comes after waits for
+   * this grant to commit and then drops it. Without the lock the grant read the old row and
+   * survived the change (issue 20, finding 9).
+   */
   async insertGrant(scope: WorkspaceScope, memoryId: string, granteeAgentId: string): Promise<Date | null> {
     const [selectSql, params] = this.ownedMemory(scope, memoryId)
       .select('m.id', 'memory_id')
@@ -565,7 +572,7 @@ export class MemoryAccess {
       .getQueryAndParameters();
     const inserted: { created_at: Date }[] = await this.manager.query(
       `INSERT INTO memory_visibility_grants (memory_id, user_id, workspace_id, grantee_agent_id, granted_by_agent_id)
-       ${selectSql}
+       ${selectSql} FOR SHARE OF m
        ON CONFLICT (memory_id, grantee_agent_id) DO NOTHING
        RETURNING created_at`,
       params,
