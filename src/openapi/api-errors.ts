@@ -22,8 +22,8 @@ const DESCRIPTIONS = {
   413: 'The request body exceeds 1 MB.',
   415: 'The request has a body that is not `application/json`.',
   500: 'Internal server error; the details are only in the log.',
-  502: 'The embedding provider returned an invalid response.',
-  503: 'The database (or, on routes that embed text, the embedding provider) is unavailable. `Retry-After` says how many seconds to wait.',
+  502: 'The embedding service returned an invalid response (`embedding service unavailable`, with `request_id`; details only in the log).',
+  503: 'The database (or, on routes that embed text, the embedding service: `embedding service unavailable`, with `request_id`) is unavailable. `Retry-After` says how many seconds to wait.',
 } as const;
 
 const STATUS_EXAMPLES = {

@@ -32,8 +32,9 @@ export const DOMAIN_ERRORS = {
   CONFIG_MUTATION_DISABLED: { status: 410, message: 'Runtime config mutation is deprecated for production and disabled' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Content-Type must be application/json' },
   RATE_LIMITED: { status: 429, message: 'rate limit exceeded for this API key' },
-  EMBEDDING_PROVIDER_BAD_RESPONSE: { status: 502, message: 'Embedding provider returned an invalid response' },
-  EMBEDDING_PROVIDER_UNAVAILABLE: { status: 503, message: 'Embedding provider unavailable' },
+  // The caller reads one message for both; the provider's details (URL, socket error, body) are logged only.
+  EMBEDDING_PROVIDER_BAD_RESPONSE: { status: 502, message: 'embedding service unavailable' },
+  EMBEDDING_PROVIDER_UNAVAILABLE: { status: 503, message: 'embedding service unavailable' },
   DATABASE_UNAVAILABLE: { status: 503, message: 'Database unavailable' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
