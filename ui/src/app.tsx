@@ -1,8 +1,7 @@
-import { createContext } from 'preact';
-import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 
-import type { AtriumClient } from '../../src/client';
 import { Link } from './components';
+import { InspectorContext, type Inspector } from './inspector-context';
 import { AuditPage } from './pages/audit';
 import { ConfigPage } from './pages/config';
 import { KeysPage } from './pages/keys';
@@ -13,26 +12,8 @@ import { NotFoundPage } from './pages/not-found';
 import { SignInPage } from './pages/sign-in';
 import { WhyPage } from './pages/why';
 import { navigate, useRoute, type Route } from './router';
-import { EMPTY_SCOPE, resolveScope, type ResolvedScope, type ScopeDraft } from './scope';
-import { abilitiesOf, describeSession, newClient, restoreSession, saveSession, type Abilities, type Session } from './session';
-
-/** What every page of a signed-in session gets. */
-export interface Inspector {
-  session: Session;
-  client: AtriumClient;
-  can: Abilities;
-  draft: ScopeDraft;
-  setDraft: (draft: ScopeDraft) => void;
-  scope: ResolvedScope;
-}
-
-const InspectorContext = createContext<Inspector | null>(null);
-
-export function useInspector(): Inspector {
-  const value = useContext(InspectorContext);
-  if (!value) throw new Error('useInspector outside a signed-in session');
-  return value;
-}
+import { EMPTY_SCOPE, resolveScope, type ScopeDraft } from './scope';
+import { abilitiesOf, describeSession, newClient, restoreSession, saveSession, type Session } from './session';
 
 const NAV: { path: string; label: string; page: Route['page']; needs: 'memories' | 'admin' | 'any' }[] = [
   { path: '/memories', label: 'Memories', page: 'memories', needs: 'memories' },

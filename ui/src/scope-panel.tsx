@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 
-import { useInspector } from './app';
 import { Field } from './components';
+import { useInspector } from './inspector-context';
 import { describeScope, type ScopeDraft } from './scope';
 
 /**

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 
 import type { AuditQueryOptions } from '../../../src/client';
-import { useInspector } from '../app';
 import { Field, Json, Loading, Notice, PageTitle, TableBox, useLoad, when } from '../components';
+import { useInspector } from '../inspector-context';
 import { short } from '../session';
 
 /** The actions of CONTRACT section 10, offered as suggestions; the service validates the filter. */

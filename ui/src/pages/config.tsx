@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 
 import type { EffectiveConfig, RuntimeConfigPatch } from '../../../src/client';
-import { useInspector } from '../app';
 import { ErrorBox, Loading, Notice, PageTitle, TableBox, useLoad } from '../components';
+import { useInspector } from '../inspector-context';
 import { describeError } from '../session';
 
 type NumberField =

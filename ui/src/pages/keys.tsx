@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 
 import type { ApiKeyInfo, ApiKeyRole, CreateApiKeyOptions, CreatedApiKey } from '../../../src/client';
-import { useInspector } from '../app';
 import { ErrorBox, Field, Loading, Notice, PageTitle, Select, TableBox, useLoad, when } from '../components';
+import { useInspector } from '../inspector-context';
 import { describeError, short } from '../session';
 
 interface Draft {

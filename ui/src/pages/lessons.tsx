@@ -2,8 +2,8 @@ import { useState } from 'preact/hooks';
 
 import type { Lesson, LessonSeverity, LessonType, SearchResult } from '../../../src/client';
 import { LESSON_SEVERITIES, LESSON_TYPES } from '../../../src/contract/wire-types';
-import { useInspector } from '../app';
 import { ErrorBox, Field, Loading, Notice, PageTitle, TableBox, useLoad, when } from '../components';
+import { useInspector } from '../inspector-context';
 import { lessonUser } from '../scope';
 import { ScopePanel } from '../scope-panel';
 import { describeError } from '../session';

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 
 import type { LessonCheck, SearchResult } from '../../../src/client';
-import { useInspector } from '../app';
 import { ErrorBox, Field, Link, Loading, Notice, PageTitle, TableBox, useLoad, when } from '../components';
+import { useInspector } from '../inspector-context';
 import { ScopePanel } from '../scope-panel';
 import { short } from '../session';
 

@@ -1,7 +1,7 @@
 import type { MemoryRecord, ScopeInput } from '../../../src/client';
-import { useInspector } from '../app';
 import { Json, Link, Loading, Notice, PageTitle, TableBox, useLoad, when } from '../components';
 import { fetchHistory } from '../history';
+import { useInspector } from '../inspector-context';
 import { WhyPanel } from './why';
 
 /** One memory as the current scope reads it: the record, its grants, its history, and why it is visible. */

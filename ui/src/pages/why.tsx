@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 
 import type { HiddenBecause, VisibilityExplanation } from '../../../src/client';
-import { useInspector } from '../app';
 import { ErrorBox, Field, Notice, PageTitle } from '../components';
+import { useInspector } from '../inspector-context';
 import { describeError } from '../session';
 
 const RULE_TEXT = {
