@@ -186,6 +186,17 @@ export const ENV_SCHEMA = {
     default: 'info' as const,
     parse: oneOf('debug', 'info', 'warn', 'error', 'silent'),
   },
+  WRITE_GATE_WORKERS: {
+    description:
+      'Worker threads that run the write gate on inputs over 2,000 characters, off the event loop (started on the first such input)',
+    default: 2,
+    parse: int(1, 64),
+  },
+  WRITE_GATE_BUDGET_MS: {
+    description: 'Time one input may take in a write-gate worker; an input over it is refused (422 GATE_BUDGET_EXCEEDED), never stored',
+    default: 1000,
+    parse: int(1, 60000),
+  },
   SHUTDOWN_TIMEOUT_MS: {
     description: 'How long SIGTERM waits for in-flight requests before cutting them and exiting 1',
     default: 10000,

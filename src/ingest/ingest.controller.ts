@@ -42,7 +42,7 @@ export class IngestController {
       'calling agent. `source_site`, `source_url` and `namespace` pass the write gate too: 422 when one is blocked, nothing stored.',
   })
   @ApiOkResponse({ type: IngestResponseDoc, description: 'What was extracted, stored, updated, deleted and skipped.' })
-  @ApiErrors({ 400: INGEST_ERRORS, errors: ['CONTENT_BLOCKED'], body: true, embeds: true })
+  @ApiErrors({ 400: INGEST_ERRORS, errors: ['CONTENT_BLOCKED', 'GATE_BUDGET_EXCEEDED'], body: true, embeds: true })
   ingest(@Scope() scope: MemoryScope, @Body() dto: IngestDto, @CallerActor() actor: Actor): Promise<IngestResponse> {
     return this.ingestion.ingest(scope, dto, actor);
   }
@@ -54,7 +54,12 @@ export class IngestController {
     description: 'Never calls an LLM. `skip_extraction: true` stores `conversation` verbatim as one memory.',
   })
   @ApiOkResponse({ type: IngestResponseDoc, description: 'What was extracted, stored and skipped.' })
-  @ApiErrors({ 400: [...INGEST_ERRORS, 'skip_extraction must be a boolean'], errors: ['CONTENT_BLOCKED'], body: true, embeds: true })
+  @ApiErrors({
+    400: [...INGEST_ERRORS, 'skip_extraction must be a boolean'],
+    errors: ['CONTENT_BLOCKED', 'GATE_BUDGET_EXCEEDED'],
+    body: true,
+    embeds: true,
+  })
   ingestQuick(@Scope() scope: MemoryScope, @Body() dto: QuickIngestDto, @CallerActor() actor: Actor): Promise<IngestResponse> {
     return this.ingestion.ingestQuick(scope, dto, actor);
   }

@@ -80,7 +80,7 @@ export class IngestService {
     const facts: ExtractedFact[] = dto.skip_extraction
       ? [{ content: dto.conversation, memoryType: 'semantic', importance: 0.5 }]
       : extractFacts(dto.conversation);
-    return this.write(scope, dto, facts, false, this.gate.assess(dto.conversation), actor);
+    return this.write(scope, dto, facts, false, await this.gate.assess(dto.conversation), actor);
   }
 
   /**
@@ -91,7 +91,7 @@ export class IngestService {
    */
   async ingest(scope: MemoryScope, dto: IngestDto, actor: Actor): Promise<IngestResponse> {
     await this.screenFields(scope, dto, actor);
-    const assessment = this.gate.assess(dto.conversation);
+    const assessment = await this.gate.assess(dto.conversation);
     let facts: ExtractedFact[] | null = null;
     if (this.planner.available && !assessment?.blocked) {
       facts = await this.planner.extractFacts(dto.conversation);

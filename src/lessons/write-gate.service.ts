@@ -1,16 +1,27 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 
 import { AgentsService } from '../agents/agents.service';
+import { DomainError } from '../common/errors/domain-error';
 import type { Actor } from '../common/identity/principal';
 import type { MemoryScope } from '../common/scope/memory-scope';
+import type { AppConfig } from '../env/app-config';
 import { MetricsService } from '../metrics/metrics.service';
 import { SettingsService } from '../settings/settings.service';
 import { assessInput, factIsBlocked, type GateFinding, type InputAssessment } from './classifier/assess-input';
-import { factJudgement, judgeText, shippedModel } from './classifier/write-gate-model';
+import { factJudgement, judgeText, shippedModel, type FactJudgement } from './classifier/write-gate-model';
+import { GateBudgetExceededError, GatePool } from './gate-pool/gate-pool';
+import type { GateResult, GateTask } from './gate-pool/gate-tasks';
 import { injectionLesson, trustLesson, type WriteContext } from './lesson-patterns';
 import type { NewLesson } from './lesson.types';
 import { LessonsService } from './lessons.service';
 import { sourceTrust } from './trust';
+
+/**
+ * Texts up to this long are judged on the event loop: the linear gate takes a millisecond or two
+ * on them, about what handing them to a worker and back costs.
+ */
+export const INLINE_MAX_CHARS = 2_000;
 
 export type GateVerdict =
   { accepted: true; trustScore: number } | { accepted: false; reason: 'injection' | 'low_trust'; trustScore: number };
@@ -26,19 +37,55 @@ export type GateVerdict =
  * Every fact is then judged on its own as well (LLM facts are paraphrases the input assessment
  * cannot place) and given a trust score: the source's, and in a workspace the lower of that
  * and the writing agent's level. Rejections are recorded as lessons for the user.
+ *
+ * The CPU work (the assessment, and judging the facts) runs in a worker pool once the text is
+ * longer than INLINE_MAX_CHARS, so the event loop never waits for it; an input that takes longer
+ * than WRITE_GATE_BUDGET_MS there is refused (422 GATE_BUDGET_EXCEEDED) and counted
+ * (docs/security.md, "Bounded time").
  */
 @Injectable()
-export class WriteGateService {
+export class WriteGateService implements OnApplicationShutdown {
+  private readonly pool: GatePool;
+
   constructor(
     private readonly settings: SettingsService,
     private readonly agents: AgentsService,
     private readonly lessons: LessonsService,
     private readonly metrics: MetricsService,
-  ) {}
+    @Inject(ConfigService) config: AppConfig,
+  ) {
+    this.pool = new GatePool({
+      workers: config.get('WRITE_GATE_WORKERS', { infer: true }),
+      budgetMs: config.get('WRITE_GATE_BUDGET_MS', { infer: true }),
+    });
+  }
 
   /** The whole raw input judged before extraction; null while trust scoring is off. */
-  assess(text: string): InputAssessment | null {
-    return this.settings.current().trustScoringEnabled ? assessInput(text, shippedModel()) : null;
+  async assess(text: string): Promise<InputAssessment | null> {
+    if (!this.settings.current().trustScoringEnabled) return null;
+    if (text.length <= INLINE_MAX_CHARS) return assessInput(text, shippedModel());
+    return this.offload({ kind: 'assess', text });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.pool.close();
+  }
+
+  /** Facts judged one by one: inline while short together, else in the pool. */
+  private async judgeAll(texts: string[]): Promise<FactJudgement[]> {
+    const total = texts.reduce((sum, text) => sum + text.length, 0);
+    if (total <= INLINE_MAX_CHARS) return texts.map((text) => judgeText(text));
+    return this.offload({ kind: 'judge', texts });
+  }
+
+  private async offload<T extends GateTask>(task: T): Promise<GateResult<T>> {
+    try {
+      return await this.pool.run(task);
+    } catch (error) {
+      if (!(error instanceof GateBudgetExceededError)) throw error;
+      this.metrics.gateBudgetExceeded.inc();
+      throw new DomainError('GATE_BUDGET_EXCEEDED');
+    }
   }
 
   async screen(
@@ -59,10 +106,14 @@ export class WriteGateService {
     };
     const toRecord: NewLesson[] = [];
     const inputFindings: GateFinding[] = [...input.findings];
+    // A verbatim fact (skip_extraction) is the input the assessment already judged whole.
+    const toJudge = facts.filter((fact) => !factIsBlocked(input, fact) && fact !== input.whole.text);
+    const judgements = await this.judgeAll(toJudge);
+    const judgedFacts = new Map(toJudge.map((fact, i) => [fact, judgements[i]]));
     const verdicts = facts.map((fact): GateVerdict => {
       if (factIsBlocked(input, fact)) return { accepted: false, reason: 'injection', trustScore: 0 };
-      // A verbatim fact (skip_extraction) is the input the assessment already judged whole.
-      const judged = fact === input.whole.text ? factJudgement(input.whole) : judgeText(fact);
+      const judged = fact === input.whole.text ? factJudgement(input.whole) : judgedFacts.get(fact);
+      if (judged === undefined) return { accepted: false, reason: 'injection', trustScore: 0 };
       if (judged.blocked) {
         // One lesson per input: a blocked input's lesson takes this fact's findings too.
         if (input.blocked)

@@ -128,6 +128,7 @@ export class MemoriesController {
       'MEMORY_NOT_FOUND',
       'CONTENT_BLOCKED',
       'CONTENT_LOW_TRUST',
+      'GATE_BUDGET_EXCEEDED',
     ],
     body: true,
     embeds: true,

@@ -47,6 +47,12 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly gateBudgetExceeded = new Counter({
+    name: 'atrium_write_gate_budget_exceeded_total',
+    help: 'Inputs refused because judging them exceeded WRITE_GATE_BUDGET_MS (or killed their worker)',
+    registers: [this.registry],
+  });
+
   readonly lessonsRecorded = new Counter({
     name: 'atrium_lessons_recorded_total',
     help: 'Lessons recorded, by lesson type',

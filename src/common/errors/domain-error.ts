@@ -29,6 +29,7 @@ export const DOMAIN_ERRORS = {
   GRANT_NEEDS_RESTRICTED: { status: 409, message: 'Grants apply only to restricted memories: set visibility to restricted first' },
   CONTENT_BLOCKED: { status: 422, message: 'content blocked by the write gate' },
   CONTENT_LOW_TRUST: { status: 422, message: 'content rejected by the write gate: trust score below the threshold' },
+  GATE_BUDGET_EXCEEDED: { status: 422, message: 'content refused by the write gate: judging it exceeded the time budget per input' },
   CONFIG_MUTATION_DISABLED: { status: 410, message: 'Runtime config mutation is deprecated for production and disabled' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Content-Type must be application/json' },
   RATE_LIMITED: { status: 429, message: 'rate limit exceeded for this API key' },

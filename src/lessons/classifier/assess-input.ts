@@ -1,4 +1,5 @@
 import { excerptAround } from '../sanitizer/excerpt';
+import { maxNormalizedLength } from '../sanitizer/normalize-text';
 import { sanitizeInput } from '../sanitizer/sanitize-input';
 import type { SanitizerFinding, SanitizerResult } from '../sanitizer/sanitizer.types';
 import { classifierScore, type GateModel } from './gate-model';
@@ -55,7 +56,8 @@ const judgeLightly = (text: string, model: GateModel): Judged => {
   const sanitized: SanitizerResult = {
     blocked: false,
     findings: [],
-    normalized: text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim(),
+    // Cut like the full normalisation cuts (the whole input is refused for it there).
+    normalized: text.normalize('NFKC').slice(0, maxNormalizedLength(text.length)).toLowerCase().replace(/\s+/g, ' ').trim(),
   };
   return { sanitized, score: classifierScore(model, sanitized) };
 };

@@ -22,6 +22,8 @@ const SEED_WORD = 0x2545f491;
 const SEED_BIGRAM = 0x9e3779b9;
 const SEED_META = 0x85ebca6b;
 const FNV_PRIME = 0x01000193;
+/** Module-level: a global lookup per call is slow where the global object is a sandbox (Jest). */
+const imul = Math.imul;
 const MAX_GRAM = 5;
 const MIN_GRAM = 3;
 const WORD = /[\p{L}\p{N}_]+/gu;
@@ -29,16 +31,16 @@ const WORD = /[\p{L}\p{N}_]+/gu;
 /** Murmur3's finaliser: spreads FNV's low bits before masking. */
 function mix(h: number): number {
   h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
+  h = imul(h, 0x85ebca6b);
   h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
+  h = imul(h, 0xc2b2ae35);
   h ^= h >>> 16;
   return h >>> 0;
 }
 
 function hashString(text: string, seed: number): number {
   let h = seed;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
+  for (let i = 0; i < text.length; i++) h = imul(h ^ text.charCodeAt(i), FNV_PRIME);
   return mix(h);
 }
 
@@ -74,9 +76,9 @@ export function featurize(normalized: string, findings: readonly SanitizerFindin
   const text = ` ${normalized.replace(/\s+/g, ' ')} `;
   for (let start = 0; start + MIN_GRAM <= text.length; start++) {
     let h = SEED_CHAR;
-    const end = Math.min(text.length, start + MAX_GRAM);
+    const end = start + MAX_GRAM < text.length ? start + MAX_GRAM : text.length;
     for (let i = start; i < end; i++) {
-      h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
+      h = imul(h ^ text.charCodeAt(i), FNV_PRIME);
       if (i - start + 1 >= MIN_GRAM) chars.add(mix(h) & MASK);
     }
   }
@@ -87,7 +89,7 @@ export function featurize(normalized: string, findings: readonly SanitizerFindin
     // The first five letters as a word of their own: "instructions", "instrucciones" and
     // "instrukcje" meet at "instr", "passwords" and "passwort" at "passw".
     if (match[0].length > 5) words.add(hashString(match[0].slice(0, 5), SEED_BIGRAM) & MASK);
-    if (previous >= 0) words.add(mix(Math.imul(previous ^ SEED_BIGRAM, FNV_PRIME) ^ word) & MASK);
+    if (previous >= 0) words.add(mix(imul(previous ^ SEED_BIGRAM, FNV_PRIME) ^ word) & MASK);
     previous = word;
   }
 

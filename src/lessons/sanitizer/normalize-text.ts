@@ -55,6 +55,7 @@ export function normalizeText(content: string): NormalizedText {
     spacedTriggerRuns: [],
     leetTriggerWords: [],
     lookalikeTriggerWords: [],
+    expandedBeyond: false,
   };
 
   let text = content;
@@ -67,13 +68,13 @@ export function normalizeText(content: string): NormalizedText {
     text = text.replace(INVISIBLE_CHARS, '');
     detectBidi(text, signals);
     text = text.replace(BIDI_CONTROLS, '');
-    text = text.normalize('NFKC');
+    text = boundExpansion(text.normalize('NFKC'), content.length, signals);
     // Combining marks hung on ASCII letters ("s̲y̲s̲t̲e̲m̲", Zalgo text) are decoration, not accents:
     // NFKC has already composed every real accented Latin letter.
     text = text.replace(MARKS_ON_ASCII, '$1');
   }
   const cased = text;
-  text = text.toLowerCase();
+  text = boundExpansion(text.toLowerCase(), content.length, signals);
 
   const spaced = collapseSpacedLetters(text);
   text = spaced.text;
@@ -120,6 +121,25 @@ export function normalizeText(content: string): NormalizedText {
   const aggressive = buildMatchingCopy(text, latinLetters > lookalikeScriptLetters, signals);
   return { normalized: text, aggressive: aggressive === null ? null : compact(aggressive), cased, signals };
 }
+
+/**
+ * How long the normalised text may grow past the input: NFKC expands some characters many times
+ * (U+FDFA to 18 characters, U+3316 to 6) and lower-casing a few twice (U+0130). Ordinary text grows
+ * by a few characters at most; past this bound the text is cut here and refused
+ * (`obfuscation:expanding-characters`), so no later step works on text far above the input size.
+ */
+export function maxNormalizedLength(inputLength: number): number {
+  return inputLength + Math.max(1024, Math.ceil(inputLength / 2));
+}
+
+function boundExpansion(text: string, inputLength: number, signals: ObfuscationSignals): string {
+  const limit = maxNormalizedLength(inputLength);
+  if (text.length <= limit) return text;
+  signals.expandedBeyond = true;
+  return text.slice(0, isLowSurrogate(text.charCodeAt(limit)) ? limit - 1 : limit);
+}
+
+const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
 
 /**
  * Strings built by replace callbacks from a two-byte input stay two-byte in V8 even when every
@@ -175,7 +195,12 @@ function findSplitWords(text: string): string[] {
     const before = text[at - 1] ?? '';
     let after = at + 1;
     while (after < text.length && SPLITTING_INVISIBLES.test(text[after])) after++;
-    if (!LOOKALIKE_NEIGHBOURS.test(before) || !LOOKALIKE_NEIGHBOURS.test(text[after] ?? '')) continue;
+    if (!LOOKALIKE_NEIGHBOURS.test(before) || !LOOKALIKE_NEIGHBOURS.test(text[after] ?? '')) {
+      // The rest of this run has an invisible character before it, so it cannot split a word
+      // either: skip it rather than re-read it from every position (quadratic on long runs).
+      splitter.lastIndex = after;
+      continue;
+    }
     let start = at;
     while (start > 0 && /[\p{L}\p{M}\p{N}]/u.test(text[start - 1]) && at - start < 40) start--;
     let end = after;

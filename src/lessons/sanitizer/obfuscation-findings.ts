@@ -65,6 +65,13 @@ export const OBFUSCATION_RULES: readonly SanitizerRuleInfo[] = [
     description: 'Text written backwards that, read forwards, matches a block rule ("snoitcurtsni suoiverp erongi").',
   },
   {
+    id: 'obfuscation:expanding-characters',
+    category: 'obfuscation',
+    severity: 'block',
+    description:
+      'Characters that Unicode normalisation (NFKC) expands far past the input size (U+FDFA is 18 characters): refused, not judged on a cut.',
+  },
+  {
     id: 'obfuscation:encoded-payload',
     category: 'obfuscation',
     severity: 'block',
@@ -99,6 +106,7 @@ export function obfuscationFindings(text: NormalizedText): SanitizerFinding[] {
     findings.push(finding('obfuscation:leetspeak', excerptOfAligned(text, signals.leetTriggerWords[0])));
   if (signals.lookalikeTriggerWords.length > 0)
     findings.push(finding('obfuscation:lookalike-letters', excerptOfAligned(text, signals.lookalikeTriggerWords[0])));
+  if (signals.expandedBeyond) findings.push(finding('obfuscation:expanding-characters', excerptOf(normalized, '')));
   return findings;
 }
 

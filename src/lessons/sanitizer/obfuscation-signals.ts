@@ -15,6 +15,8 @@ export interface ObfuscationSignals {
   spacedTriggerRuns: string[];
   leetTriggerWords: string[];
   lookalikeTriggerWords: string[];
+  /** True when normalisation grew the text past maxNormalizedLength and it was cut there. */
+  expandedBeyond: boolean;
 }
 
 /** Findings need one example each; keeping a few is enough and bounds memory on huge inputs. */

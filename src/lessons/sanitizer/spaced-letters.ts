@@ -61,17 +61,16 @@ export function collapseSpacedLetters(text: string): SpacedCollapse {
       i++;
       continue;
     }
-    const run = readRun(text, i);
-    if (run === null) {
-      i++;
-      continue;
+    // Every unit of the chain is a possible run start; the chain is read once for all of them.
+    const chain = readChain(text, i);
+    for (const run of runsOf(chain)) {
+      out.push(text.slice(copiedUpTo, run.start));
+      const collapsed = joinRun(run.units, run.breaks);
+      out.push(collapsed);
+      if (triggerRuns.length < 5 && collapsed.split(' ').some((word) => STRONG_TRIGGERS.has(deLeet(word)))) triggerRuns.push(collapsed);
+      copiedUpTo = run.end;
     }
-    out.push(text.slice(copiedUpTo, i));
-    const collapsed = joinRun(run.units, run.breaks);
-    out.push(collapsed);
-    if (triggerRuns.length < 5 && collapsed.split(' ').some((word) => STRONG_TRIGGERS.has(deLeet(word)))) triggerRuns.push(collapsed);
-    i = run.end;
-    copiedUpTo = i;
+    i = chain.ends[chain.units.length - 1];
   }
   if (copiedUpTo === 0) return { text, triggerRuns };
   out.push(text.slice(copiedUpTo));
@@ -83,19 +82,23 @@ function isRunStart(text: string, i: number): boolean {
   return i === 0 || !isWordChar(text[i - 1]);
 }
 
-interface Run {
+/**
+ * Every single-character unit reachable through short separators from a run start. Reading it
+ * from any later unit of the chain gives the same units and separators from there on (the
+ * reading never looks back), which is what lets runsOf judge every start from one reading.
+ */
+interface Chain {
   units: string[];
-  /** breaks[k] is true when a word break sits before units[k]. */
-  breaks: boolean[];
-  end: number;
+  /** separators[k] stands before units[k]; separators[0] is empty. */
+  separators: string[];
+  /** starts[k] is the index of units[k] in the text, ends[k] the index after it. */
+  starts: number[];
+  ends: number[];
 }
 
-function readRun(text: string, start: number): Run | null {
-  // Phase 1: every single-character unit reachable through short separators.
-  const units = [text[start]];
-  const separators: string[] = [''];
+function readChain(text: string, start: number): Chain {
+  const chain: Chain = { units: [text[start]], separators: [''], starts: [start], ends: [start + 1] };
   let j = start + 1;
-  const ends = [j];
   for (;;) {
     let k = j;
     while (k < text.length && k - j < MAX_SEPARATOR && SEPARATOR_CHARS.has(text[k])) k++;
@@ -103,42 +106,97 @@ function readRun(text: string, start: number): Run | null {
     const unit = text[k];
     if (!isUnit(unit)) break;
     if (k + 1 < text.length && isWordChar(text[k + 1])) break;
-    units.push(unit);
-    separators.push(text.slice(j, k));
+    chain.units.push(unit);
+    chain.separators.push(text.slice(j, k));
+    chain.starts.push(k);
+    chain.ends.push(k + 1);
     j = k + 1;
-    ends.push(j);
   }
-  if (units.length < MIN_UNITS) return null;
-
-  // Phase 2: the most common separator joins letters; a longer one made of the same thing
-  // breaks words; anything else ends the run.
-  const base = mostCommon(separators.slice(1));
-  const breaks = [false];
-  let count = 1;
-  for (let k = 1; k < units.length; k++) {
-    const separator = separators[k];
-    if (separator === base) breaks.push(false);
-    else if (separator.length > base.length && (separator.includes(base) || separator.trim() === '')) breaks.push(true);
-    // "a.l.l p.r.i.o.r": a plain space between dotted or hyphenated letters is a word break too.
-    else if (separator.trim() === '' && base.trim() !== '') breaks.push(true);
-    else break;
-    count++;
-  }
-  const kept = units.slice(0, count);
-  if (kept.length < MIN_UNITS) return null;
-  if (kept.filter((u) => LETTER.test(u)).length < MIN_LETTERS) return null;
-  return { units: kept, breaks, end: ends[count - 1] };
+  return chain;
 }
 
-function mostCommon(values: string[]): string {
-  const counts = new Map<string, number>();
-  let best = values[0];
-  for (const value of values) {
-    const next = (counts.get(value) ?? 0) + 1;
-    counts.set(value, next);
-    if (next > (counts.get(best) ?? 0)) best = value;
+interface Run {
+  units: string[];
+  /** breaks[k] is true when a word break sits before units[k]. */
+  breaks: boolean[];
+  start: number;
+  end: number;
+}
+
+/**
+ * The runs of a chain, in order: from each unit that is not inside an earlier run, the run that
+ * starts there, if any. The run from unit k is decided on the separators after it: the most
+ * common one (ties go to the one that reached the top count first, reading forwards) joins
+ * letters, a longer one made of the same thing breaks words, anything else ends the run; it
+ * needs MIN_UNITS units with MIN_LETTERS letters.
+ *
+ * Judging every start by re-reading the rest of the chain is quadratic (a 20,000-character
+ * "1 1 1 ..." took 16 s). Here it is linear: the most common separator of every suffix comes
+ * from one backward pass, letters are counted with prefix sums, and where a run from k ends is
+ * remembered per separator, so the separators scanned for one candidate never need scanning
+ * again for the same one.
+ */
+function* runsOf(chain: Chain): Generator<Run> {
+  const { units, separators } = chain;
+  const m = units.length;
+  if (m < MIN_UNITS) return;
+  const base = suffixBases(separators);
+  const letters = new Int32Array(m + 1);
+  for (let k = 0; k < m; k++) letters[k + 1] = letters[k] + (LETTER.test(units[k]) ? 1 : 0);
+  /** Per candidate separator: the first separator index, at or after the last scan's start, that ends a run. */
+  const runEnds = new Map<string, number>();
+  let k = 0;
+  while (k <= m - MIN_UNITS) {
+    const joiner = base[k + 1];
+    let end = runEnds.get(joiner) ?? -1;
+    if (end <= k) {
+      end = k + 1;
+      while (end < m && continuesRun(separators[end], joiner)) end++;
+      runEnds.set(joiner, end);
+    }
+    if (end - k < MIN_UNITS || letters[end] - letters[k] < MIN_LETTERS) {
+      k++;
+      continue;
+    }
+    const breaks = [false];
+    for (let j = k + 1; j < end; j++) breaks.push(separators[j] !== joiner);
+    yield { units: units.slice(k, end), breaks, start: chain.starts[k], end: chain.ends[end - 1] };
+    k = end;
   }
-  return best;
+}
+
+/** Whether a separator keeps a run going whose letters are joined by `joiner` (a break when it is not `joiner` itself). */
+function continuesRun(separator: string, joiner: string): boolean {
+  if (separator === joiner) return true;
+  if (separator.length > joiner.length && (separator.includes(joiner) || separator.trim() === '')) return true;
+  // "a.l.l p.r.i.o.r": a plain space between dotted or hyphenated letters is a word break too.
+  return separator.trim() === '' && joiner.trim() !== '';
+}
+
+/**
+ * base[k] is the most common of separators[k..]: the one with the highest count, and of those
+ * the one that reached it first reading forwards, which is the one whose last occurrence comes
+ * first. Built backwards, one separator at a time.
+ */
+function suffixBases(separators: string[]): string[] {
+  const m = separators.length;
+  const base = new Array<string>(m + 1).fill('');
+  const counts = new Map<string, number>();
+  const lastAt = new Map<string, number>();
+  let best = '';
+  let bestCount = 0;
+  for (let k = m - 1; k >= 1; k--) {
+    const value = separators[k];
+    if (!lastAt.has(value)) lastAt.set(value, k);
+    const count = (counts.get(value) ?? 0) + 1;
+    counts.set(value, count);
+    if (count > bestCount || (count === bestCount && (lastAt.get(value) ?? m) < (lastAt.get(best) ?? m))) {
+      best = value;
+      bestCount = count;
+    }
+    base[k] = best;
+  }
+  return base;
 }
 
 function joinRun(units: string[], breaks: boolean[]): string {
