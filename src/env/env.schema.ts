@@ -338,6 +338,12 @@ export const ENV_SCHEMA = {
     parse: adminToken,
     example: '',
   },
+  AUTH_FAILURES_PER_MINUTE: {
+    description:
+      'Failed API-key lookups (401) allowed per client address per minute, per instance; past it the address gets 429 until the bucket refills (0: no limit)',
+    default: 60,
+    parse: int(0, 1000000),
+  },
   INSPECTOR_ENABLED: {
     description:
       'Serve the memory inspector at /ui (the static pages npm run build makes; it calls the API with the credential you sign in with)',

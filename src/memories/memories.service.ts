@@ -4,7 +4,7 @@ import { assertNever, DomainError } from '../common/errors/domain-error';
 import type { Actor } from '../common/identity/principal';
 import type { MemoryScope } from '../common/scope/memory-scope';
 import { memorySpan } from '../common/telemetry/tracing';
-import type { VisibilityMode } from '../database/access/visibility';
+import { CURRENT, type VisibilityMode } from '../database/access/visibility';
 import { EmbeddingService } from '../embeddings/embedding.service';
 import { WriteGateService } from '../lessons/write-gate.service';
 import { AccessTracker } from './access-tracker';
@@ -65,7 +65,9 @@ export class MemoriesService {
   }
 
   /**
-   * Soft delete. Workspace scope: 404 when nothing visible matched. User scope: success
+   * Soft delete, under the ingest mutation rule (own rows, or rows open to the whole workspace).
+   * Workspace scope: 403 when the caller sees the memory but may not change it (another agent's
+   * restricted memory it holds a grant for), 404 when it does not see it. User scope: success
    * whether or not a row matched (spec 4.2.7), and never a workspace row.
    */
   async delete(scope: MemoryScope, id: string, actor: Actor): Promise<{ success: true }> {
@@ -74,7 +76,10 @@ export class MemoriesService {
       case 'user':
         return { success: true };
       case 'workspace':
-        if (!deleted) throw new DomainError('MEMORY_NOT_FOUND');
+        if (!deleted) {
+          const seen = await this.repository.findForWriter(scope, id, CURRENT);
+          throw new DomainError(seen ? 'NOT_MEMORY_OWNER' : 'MEMORY_NOT_FOUND');
+        }
         return { success: true };
       default:
         return assertNever(scope);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 
 import type { KeyRecheck } from '../common/identity/key-recheck';
+import type { Principal } from '../common/identity/principal';
 import { scopeToWire, type MemoryScope } from '../common/scope/memory-scope';
 import { inSpanSync, memorySpan } from '../common/telemetry/tracing';
 import { toTimestamp } from '../common/validation/timestamp';
@@ -59,12 +60,12 @@ export class SearchService {
    * full-text side is BM25 over the visible rows. When the check matches a critical lesson,
    * the full-text rows are dropped unread and the answer is the block alone.
    */
-  search(scope: MemoryScope, dto: SearchDto, recheck: KeyRecheck | null = null): Promise<SearchResponse> {
-    return this.traced(scope, 'hybrid', () => this.hybrid(scope, dto, recheck));
+  search(scope: MemoryScope, dto: SearchDto, recheck: KeyRecheck | null, principal: Principal): Promise<SearchResponse> {
+    return this.traced(scope, 'hybrid', () => this.hybrid(scope, dto, recheck, principal));
   }
 
-  searchFast(scope: MemoryScope, dto: SearchDto, recheck: KeyRecheck | null = null): Promise<SearchResponse> {
-    return this.traced(scope, 'fast', () => this.fast(scope, dto, recheck));
+  searchFast(scope: MemoryScope, dto: SearchDto, recheck: KeyRecheck | null, principal: Principal): Promise<SearchResponse> {
+    return this.traced(scope, 'fast', () => this.fast(scope, dto, recheck, principal));
   }
 
   /** The `search_memory` span: ids and counts only, never the query or a memory's content. */
@@ -78,7 +79,7 @@ export class SearchService {
     });
   }
 
-  private async hybrid(scope: MemoryScope, dto: SearchDto, recheck: KeyRecheck | null): Promise<SearchResponse> {
+  private async hybrid(scope: MemoryScope, dto: SearchDto, recheck: KeyRecheck | null, principal: Principal): Promise<SearchResponse> {
     const queryVector = await this.embeddings.embedQuery(dto.query);
     const limit = this.limitFor(dto);
     const filters = this.filtersFor(dto);
@@ -89,7 +90,7 @@ export class SearchService {
     // this promise's own failure must not go unhandled while nobody awaits it.
     texts.catch(() => undefined);
     const found = await this.repository.gatedNearest(scope, queryVector, { k, filters, gate: this.lessons.gate(), recheck });
-    const check = this.checkLessons(found.lessons as LessonMatch[] | null);
+    const check = this.checkLessons(found.lessons as LessonMatch[] | null, principal);
     if (check && !check.safe) await this.lessons.failedClosed(scope, found.lessons as LessonMatch[], check.highest_severity);
     if (check && !check.safe) return this.answer(scope, check, []);
     const now = dto.reference_time ? toTimestamp(dto.reference_time) : new Date();
@@ -105,7 +106,7 @@ export class SearchService {
    * returns no memory, so none is read, cited or counted as accessed. With an API key taken
    * from memory (`recheck`), the same statement checks that the key is still unrevoked.
    */
-  private async fast(scope: MemoryScope, dto: SearchDto, recheck: KeyRecheck | null): Promise<SearchResponse> {
+  private async fast(scope: MemoryScope, dto: SearchDto, recheck: KeyRecheck | null, principal: Principal): Promise<SearchResponse> {
     const queryVector = await this.embeddings.embedQuery(dto.query);
     const gate = this.lessons.gate();
     const found = await this.repository.gatedNearest(scope, queryVector, {
@@ -114,7 +115,7 @@ export class SearchService {
       gate,
       recheck,
     });
-    const check = this.checkLessons(found.lessons as LessonMatch[] | null);
+    const check = this.checkLessons(found.lessons as LessonMatch[] | null, principal);
     if (check && !check.safe) await this.lessons.failedClosed(scope, found.lessons as LessonMatch[], check.highest_severity);
     const hits = found.rows.map((row) => toSearchHit(row.memory, 1 - row.distance, 1 - row.distance));
     return this.answer(scope, check, hits);
@@ -124,13 +125,13 @@ export class SearchService {
    * The lesson check's verdict, in its own span. The matching itself runs inside the vector
    * statement (its SQL span); this is the summary of what matched: counts and severity only.
    */
-  private checkLessons(matches: LessonMatch[] | null): LessonCheck | null {
+  private checkLessons(matches: LessonMatch[] | null, principal: Principal): LessonCheck | null {
     if (matches === null) return null;
     return inSpanSync(
       'atrium.lesson_check',
       () => ({ 'atrium.lesson_check.candidates': matches.length }),
       (span) => {
-        const check = this.lessons.summarize(matches);
+        const check = this.lessons.summarize(matches, principal);
         span.setAttribute('atrium.lesson_check.matched_count', check.matched_count);
         span.setAttribute('atrium.lesson_check.safe', check.safe);
         if (check.highest_severity) span.setAttribute('atrium.lesson_check.highest_severity', check.highest_severity);

@@ -72,7 +72,7 @@ export interface MemoryVersionRow {
 }
 
 /** The columns a version row copies from the memory as it is after the change. */
-const VERSIONED_COLUMNS = 'user_id, id, version, content, metadata, visibility, expires_at, workspace_id';
+const VERSIONED_COLUMNS = 'user_id, id, version, content, metadata, visibility, expires_at, workspace_id, agent_id';
 
 /**
  * One memory of a user as an agent of a workspace meets the read rule (explainVisibility):
@@ -247,8 +247,9 @@ export class MemoryAccess {
    * row are data-modifying CTEs, so a change without its version, or a version without its
    * change, cannot happen. Two concurrent changes of one memory serialise on its row lock (the
    * second UPDATE waits, then re-reads the row under READ COMMITTED and takes the next
-   * version), so neither version is lost. `by` is the changing agent (null in user scope).
-   * Returns the new version, or null when no row matched.
+   * version), so neither version is lost. The version row's agent is the changing agent (null
+   * in user scope), which need not be the row's owner (an ingest UPDATE of another agent's
+   * workspace row). Returns the new version and the row's owning agent, or null when no row matched.
    */
   async changeMemory(
     scope: MemoryScope,
@@ -258,7 +259,7 @@ export class MemoryAccess {
     change: VersionChange,
     actor: Actor,
     options: { time?: ReadTime; parameters?: ObjectLiteral } = {},
-  ): Promise<number | null> {
+  ): Promise<{ version: number; ownerAgentId: string | null } | null> {
     const [updateSql, updateParameters] = this.scopedUpdateBuilder(
       scope,
       purpose,
@@ -270,17 +271,17 @@ export class MemoryAccess {
       .returning(VERSIONED_COLUMNS)
       .getQueryAndParameters();
     const n = updateParameters.length;
-    const rows: { version: number }[] = await this.manager.query(
+    const rows: { version: number; owner_agent_id: string | null }[] = await this.manager.query(
       `WITH changed AS (${updateSql}),
             versioned AS (
               INSERT INTO memory_versions (user_id, memory_id, version, change, content, metadata, visibility, expires_at, workspace_id, agent_id, key_id)
               SELECT c.user_id, c.id, c.version, $${n + 1}, c.content, c.metadata, c.visibility, c.expires_at, c.workspace_id, $${n + 2}, $${n + 3}
                 FROM changed c
               RETURNING version)
-       SELECT version FROM versioned`,
+       SELECT v.version, c.agent_id AS owner_agent_id FROM versioned v CROSS JOIN changed c`,
       [...updateParameters, change, changingAgent(scope), actor.keyId],
     );
-    return rows[0]?.version ?? null;
+    return rows[0] ? { version: rows[0].version, ownerAgentId: rows[0].owner_agent_id } : null;
   }
 
   /**
@@ -719,7 +720,14 @@ export class MemoryAccess {
     return row ?? null;
   }
 
-  /** Insert a grant on an owned restricted memory; its created_at when new, null otherwise. */
+  /**
+   * Insert a grant on an owned restricted memory; its created_at when new, null otherwise. The
+   * memory row is read FOR SHARE: a visibility change in flight (an UPDATE holding the row, then
+   * dropping the grants in its transaction) makes this statement wait and re-check
+   * `visibility = 'restricted'` on the committed row, and a change that comes after waits for
+   * this grant to commit and then drops it. Without the lock the grant read the old row and
+   * survived the change (issue 20, finding 9).
+   */
   async insertGrant(scope: WorkspaceScope, memoryId: string, granteeAgentId: string): Promise<Date | null> {
     const [selectSql, params] = this.ownedMemory(scope, memoryId)
       .select('m.id', 'memory_id')
@@ -732,7 +740,7 @@ export class MemoryAccess {
       .getQueryAndParameters();
     const inserted: { created_at: Date }[] = await this.manager.query(
       `INSERT INTO memory_visibility_grants (memory_id, user_id, workspace_id, grantee_agent_id, granted_by_agent_id)
-       ${selectSql}
+       ${selectSql} FOR SHARE OF m
        ON CONFLICT (memory_id, grantee_agent_id) DO NOTHING
        RETURNING created_at`,
       params,

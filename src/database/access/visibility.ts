@@ -33,9 +33,9 @@ const MODE_POLICY: Record<VisibilityMode, { othersRead: 'all' | 'none' | 'grante
  * Why a statement touches memories. Each purpose is one rule set; no caller adjusts a scope
  * to get a different rule (the agent_scope rules included).
  * - `read`: what the caller may see, narrowed by its agent_scope (search, get, list, expand,
- *   access bookkeeping, user-scope delete and workspace delete of a visible row).
- * - `ingest-mutation`: rows an ingest decision may change: visible to the writer, and its own
- *   or shared with the whole workspace. agent_scope is ignored (writes are not narrowed).
+ *   access bookkeeping).
+ * - `ingest-mutation`: rows an ingest decision, or a DELETE, may change: visible to the writer,
+ *   and its own or shared with the whole workspace. agent_scope is ignored (writes are not narrowed).
  * - `writer-view`: everything the caller may read, agent_scope ignored: what a writer compares
  *   a new fact with (de-duplication, the LLM's decisions), and what tells "not yours" (403)
  *   from "not there" (404) on owner routes.
