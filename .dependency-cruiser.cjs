@@ -13,7 +13,7 @@ const LAYERS = [
   ['embeddings'],
   ['llm'],
   ['database'],
-  ['auth', 'settings', 'agents', 'inspector'],
+  ['auth', 'settings', 'agents', 'inspector', 'webhooks'],
   ['lessons'],
   ['memories'],
   ['retrieval', 'grants'],

@@ -20,6 +20,8 @@ export const USER_KEYED_OUTSIDE_THE_DOOR = [
   { table: 'agents', reason: 'Trust levels a user sets for its agents (src/database/agents.repository.ts); no memory content.' },
   { table: 'api_keys', reason: 'API keys, managed with the admin token (src/database/api-keys.repository.ts).' },
   { table: 'audit_events', reason: 'The append-only audit log: written beside each change, read with the admin token.' },
+  { table: 'webhook_subscriptions', reason: 'Webhook subscriptions, managed with the admin token (src/database/webhooks.repository.ts).' },
+  { table: 'webhook_outbox', reason: 'Webhook events, ids only: the door writes them with each change (access/webhook-outbox.ts).' },
 ];
 /** Their TypeORM entities. */
 export const TENANT_ENTITIES = ['MemoryEntity', 'EpisodeEntity', 'VisibilityGrantEntity', 'LessonEntity'];

@@ -9,6 +9,7 @@ import { CreateApiKeysAndAuditEvents1763700012000 } from './1763700012000-create
 import { EmbeddedBy1763700140000 } from './1763700140000-embedded-by';
 import { MemoryAccessCounts1763700150000 } from './1763700150000-memory-access-counts';
 import { MemoryLifecycle1763700200000 } from './1763700200000-memory-lifecycle';
+import { Webhooks1763700260000 } from './1763700260000-webhooks';
 
 /**
  * Every migration, oldest first. Listed explicitly (not globbed) so the app, the CLI and the
@@ -26,4 +27,5 @@ export const ALL_MIGRATIONS = [
   EmbeddedBy1763700140000,
   MemoryAccessCounts1763700150000,
   MemoryLifecycle1763700200000,
+  Webhooks1763700260000,
 ];

@@ -8,12 +8,16 @@ import { createApp } from './app/bootstrap';
 import { installProcessFaultPolicy } from './app/process-faults';
 import { httpDrainFor } from './common/http/http-server';
 import { JsonLogger } from './common/logging/json-logger';
+import { startTracingFromEnv, type TracingHandle } from './common/telemetry/tracing-sdk';
 import { DatabaseStartupError } from './database/pgvector';
 import { EnvValidationError, loadEnv, type AppEnv } from './env/env.schema';
 import { heapLimitWarning, oldSpaceLimitMb } from './env/heap-limit';
 import { MetricsService } from './metrics/metrics.service';
 
 type App = Awaited<ReturnType<typeof createApp>>;
+
+/** The trace provider when OTEL_* variables configure an exporter (flushed at shutdown). */
+let tracing: TracingHandle | null = null;
 
 async function main(): Promise<void> {
   // A .env file in the working directory fills in variables that are not already set.
@@ -31,6 +35,9 @@ async function main(): Promise<void> {
   }
 
   const logger = new JsonLogger(env.LOG_LEVEL);
+  // Before the app is built: its HTTP edge installs the request spans only while tracing is on.
+  tracing = startTracingFromEnv(env);
+  if (tracing) logger.log({ msg: 'tracing on', exporter: env.OTEL_TRACES_EXPORTER ?? 'otlp' });
   const heapSizeLimit = getHeapStatistics().heap_size_limit;
   const heapWarning = heapLimitWarning(env.ATRIUM_MAX_OLD_SPACE_MB, heapSizeLimit);
   if (heapWarning) logger.warn(heapWarning, 'Memory');
@@ -88,6 +95,7 @@ async function shutdown(app: App, env: AppEnv, logger: JsonLogger, signal: strin
     logger.error('closing the database timed out; exiting');
     return 1;
   }
+  await tracing?.shutdown().catch((error: Error) => logger.warn(`flushing traces failed: ${error.message}`, 'Tracing'));
   logger.log({ msg: 'shutdown complete', drained });
   return drained ? 0 : 1;
 }

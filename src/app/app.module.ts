@@ -16,6 +16,7 @@ import { MemoriesModule } from '../memories/memories.module';
 import { MetricsModule } from '../metrics/metrics.module';
 import { RetrievalModule } from '../retrieval/retrieval.module';
 import { SettingsModule } from '../settings/settings.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 import { RouteOrder } from './route-order';
 
 /**
@@ -43,6 +44,7 @@ export class AppModule {
         GrantsModule,
         MemoriesModule,
         InspectorModule,
+        WebhooksModule,
         McpModule,
       ],
       providers: [RouteOrder],

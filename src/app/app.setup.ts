@@ -3,12 +3,15 @@ import type { Server } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
+import qs from 'qs';
 
 import { applyServerLimits, httpDrainFor } from '../common/http/http-server';
 import { isStreamedBody, jsonOnly } from '../common/http/json-only.middleware';
 import { checkRequestInput } from '../common/http/request-input.middleware';
 import type { JsonLogger } from '../common/logging/json-logger';
 import { requestLogger } from '../common/logging/request-logger.middleware';
+import { traceRequests } from '../common/telemetry/server-spans';
+import { tracingEnabled } from '../common/telemetry/tracing';
 import { createValidationPipe } from '../common/validation/validation.pipe';
 import type { AppEnv } from '../env/env.schema';
 import { defaultInspectorDir, INSPECTOR_PREFIX, InspectorAssets } from '../inspector/inspector-assets';
@@ -17,6 +20,8 @@ import { AllExceptionsFilter, toErrorResponse } from './http-exception.filter';
 import { setupOpenApi } from './setup-openapi';
 
 export const BODY_LIMIT = '1mb';
+/** Repeated query parameters kept as an array (qs's own parameterLimit is 1000). */
+const QUERY_ARRAY_LIMIT = 1000;
 
 /**
  * Everything about the HTTP edge, shared by main.ts and the e2e tests so both run the same
@@ -31,7 +36,12 @@ export function configureApp(app: INestApplication, env: AppEnv, logger: JsonLog
   httpDrainFor(server);
   express.disable('x-powered-by');
   express.set('etag', false);
-  express.set('query parser', 'extended');
+  // Express's `extended` parser (qs, prototypes allowed as there), with repeated parameters kept
+  // as an array up to qs's parameter limit: its default arrayLimit of 20 turned a 21st
+  // agent_scope into an object, where the contract allows 100 (the scope parser says so).
+  express.set('query parser', (query: string) => qs.parse(query, { allowPrototypes: true, arrayLimit: QUERY_ARRAY_LIMIT }));
+  // First, so the request's span covers everything after it (only while tracing is on).
+  if (tracingEnabled()) app.use(traceRequests());
   app.use(requestLogger(logger));
   if (env.INSPECTOR_ENABLED) serveInspector(app, logger);
 

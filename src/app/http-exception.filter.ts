@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { Request, Response } from 'express';
 
 import { DOMAIN_ERRORS, DomainError, type DomainErrorCode } from '../common/errors/domain-error';
+import type { AuthenticatedRequest } from '../common/identity/principal';
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../database/database-errors';
 import { EmbeddingProviderError } from '../embeddings/embedding-provider';
 
@@ -27,7 +28,12 @@ export interface ErrorResponse {
   retryAfterSeconds?: number;
   /** The database was unreachable or dropped the connection (counted in metrics). */
   databaseUnavailable?: boolean;
+  /** The embedding service failed: its details (endpoint, socket error, upstream body) go to the log only. */
+  embeddingFailure?: string;
 }
+
+/** What a caller reads when the embedding service fails: never its URL, socket errors or response body. */
+export const EMBEDDING_FAILURE_MESSAGE = 'embedding service unavailable';
 
 export function toErrorResponse(exception: unknown): ErrorResponse {
   const response = classify(exception);
@@ -45,7 +51,12 @@ function classify(exception: unknown): ErrorResponse {
   }
   if (exception instanceof EmbeddingProviderError) {
     const code = exception.kind === 'unavailable' ? 'EMBEDDING_PROVIDER_UNAVAILABLE' : 'EMBEDDING_PROVIDER_BAD_RESPONSE';
-    return { status: statusForCode(code), body: { error: exception.message }, unexpected: false };
+    return {
+      status: statusForCode(code),
+      body: { error: EMBEDDING_FAILURE_MESSAGE },
+      unexpected: false,
+      embeddingFailure: exception.message,
+    };
   }
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
@@ -90,7 +101,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const res = http.getResponse<Response>();
     const req = http.getRequest<Request>();
-    const { status, body, unexpected, retryAfterSeconds, databaseUnavailable } = toErrorResponse(exception);
+    const { status, body, unexpected, retryAfterSeconds, databaseUnavailable, embeddingFailure } = toErrorResponse(exception);
+    if (embeddingFailure !== undefined) {
+      // The caller gets the request id to quote; the details are logged under it.
+      const requestId = (req as AuthenticatedRequest).requestId ?? null;
+      this.logger.warn(`${req.method} ${req.path}: embedding service failed (request ${requestId ?? '-'}): ${embeddingFailure}`);
+      if (requestId !== null) body.request_id = requestId;
+    }
     if (databaseUnavailable) {
       this.onDatabaseUnavailable();
       this.logger.warn(

@@ -12,7 +12,10 @@ import type { AppEnv } from '../env/env.schema';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { sameSecret } from './api-key-secret';
 import { presentedCredential } from './credentials';
-import { KeyRateLimiter } from './rate-limiter';
+import { AuthFailureLimiter, KeyRateLimiter } from './rate-limiter';
+
+/** The 429 of an address past AUTH_FAILURES_PER_MINUTE failed key lookups. */
+export const AUTH_FAILURES_MESSAGE = 'too many failed API key lookups from this address';
 
 /**
  * The one place that resolves the caller (global guard, so it runs before every controller
@@ -23,7 +26,9 @@ import { KeyRateLimiter } from './rate-limiter';
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
-  private readonly env: Pick<AppEnv, 'AUTH_MODE' | 'ATRIUM_ADMIN_TOKEN'>;
+  private readonly env: Pick<AppEnv, 'AUTH_MODE' | 'ATRIUM_ADMIN_TOKEN' | 'AUTH_FAILURES_PER_MINUTE'>;
+  /** Failed key lookups per client address (AUTH_FAILURES_PER_MINUTE). */
+  private readonly failures: AuthFailureLimiter;
 
   constructor(
     private readonly reflector: Reflector,
@@ -31,7 +36,8 @@ export class AuthGuard implements CanActivate {
     private readonly authenticator: ApiKeyAuthenticator,
     private readonly limiter: KeyRateLimiter,
   ) {
-    this.env = pickEnv(config, ['AUTH_MODE', 'ATRIUM_ADMIN_TOKEN']);
+    this.env = pickEnv(config, ['AUTH_MODE', 'ATRIUM_ADMIN_TOKEN', 'AUTH_FAILURES_PER_MINUTE']);
+    this.failures = new AuthFailureLimiter(this.env.AUTH_FAILURES_PER_MINUTE);
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -76,12 +82,25 @@ export class AuthGuard implements CanActivate {
       req.principal = { kind: 'open' };
       return;
     }
+    // An address that has failed too many lookups is refused before its key is looked up.
+    const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+    const blockedFor = this.failures.wait(address);
+    if (blockedFor > 0) {
+      res.setHeader('Retry-After', String(blockedFor));
+      throw new DomainError('RATE_LIMITED', AUTH_FAILURES_MESSAGE);
+    }
     const credential = presentedCredential(req);
-    if (credential.kind !== 'token') throw new DomainError('UNAUTHENTICATED');
+    if (credential.kind !== 'token') {
+      this.failures.fail(address);
+      throw new DomainError('UNAUTHENTICATED');
+    }
     const key = inStatement
       ? await this.authenticator.authenticateForStatement(credential.token)
       : await this.authenticator.authenticate(credential.token);
-    if (!key) throw new DomainError('UNAUTHENTICATED');
+    if (!key) {
+      this.failures.fail(address);
+      throw new DomainError('UNAUTHENTICATED');
+    }
     if (inStatement) {
       const keyId = key.principal.keyId;
       req.keyRecheck = { keyId, revoked: () => this.authenticator.forget(keyId) };

@@ -61,3 +61,39 @@ export interface ErasureReceiptWire {
   residue: Record<string, number>;
   erased_at: string;
 }
+
+/** The webhook event types (docs/observability.md#webhooks). */
+export type WireWebhookEvent = 'memory.stored' | 'memory.updated' | 'memory.deleted' | 'lesson.recorded' | 'lesson.matched';
+
+/** A webhook subscription as listed: never the secret. */
+export interface WebhookSubscriptionWire {
+  id: string;
+  user_id: string;
+  /** With agent_id: the subscription reads as that agent's key would; null: as the user's key. */
+  workspace_id: string | null;
+  agent_id: string | null;
+  url: string;
+  events: WireWebhookEvent[];
+  created_at: string;
+}
+
+/** The creation answer: the only time the signing secret is shown. */
+export interface CreatedWebhookSubscriptionWire extends WebhookSubscriptionWire {
+  secret: string;
+}
+
+/** One event for one subscriber, and where its delivery stands. */
+export interface WebhookDeliveryWire {
+  /** The `webhook-id` header: the same on every attempt. */
+  id: string;
+  event_id: string;
+  subscription_id: string;
+  user_id: string;
+  event_type: WireWebhookEvent;
+  status: 'pending' | 'delivered' | 'dead';
+  attempts: number;
+  next_attempt_at: string;
+  last_error: string | null;
+  created_at: string;
+  delivered_at: string | null;
+}

@@ -206,3 +206,12 @@ export interface ImportResultWire {
   /** One per bad line (the first 1,000), by 1-based line number (mem0: entry number). */
   errors: Array<{ line: number; error: string }>;
 }
+
+/**
+ * Characters a one-line field (`source_site`, `source_url`, `namespace`) may not hold: C0 and C1
+ * controls (newline, tab, escape...), DEL, the line and paragraph separators, and the
+ * bidirectional controls that reorder what a reader sees. Such a field is rendered into other
+ * agents' prompts (injection_text), where a line break could forge an entry of its own. The REST
+ * DTOs and the MCP tool schemas both refuse them.
+ */
+export const NOT_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;

@@ -1,5 +1,7 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { SpanKind, type Attributes } from '@opentelemetry/api';
 
+import { inSpan } from '../common/telemetry/tracing';
 import { MetricsService } from '../metrics/metrics.service';
 import { identityOf, type EmbeddingIdentity } from './embedding-identity';
 import type { EmbeddingProvider } from './embedding-provider';
@@ -39,22 +41,47 @@ export class EmbeddingService implements OnApplicationShutdown {
 
   async embedDocuments(texts: string[]): Promise<number[][]> {
     if (texts.length === 0) return [];
-    return this.metrics.time(
-      this.metrics.embeddingDuration,
-      this.metrics.embeddingErrors,
-      { provider: this.documents.name, kind: 'document' },
-      () => this.documents.embed(texts),
+    return this.traced('document', texts.length, () =>
+      this.metrics.time(
+        this.metrics.embeddingDuration,
+        this.metrics.embeddingErrors,
+        { provider: this.documents.name, kind: 'document' },
+        () => this.documents.embed(texts),
+      ),
     );
   }
 
   async embedQuery(text: string): Promise<number[]> {
-    const [vector] = await this.metrics.time(
-      this.metrics.embeddingDuration,
-      this.metrics.embeddingErrors,
-      { provider: this.documents.name, kind: 'query' },
-      () => this.queries.embed([text]),
+    const [vector] = await this.traced('query', 1, () =>
+      this.metrics.time(
+        this.metrics.embeddingDuration,
+        this.metrics.embeddingErrors,
+        { provider: this.documents.name, kind: 'query' },
+        () => this.queries.embed([text]),
+      ),
     );
     return vector;
+  }
+
+  /**
+   * The `embeddings <model>` span of the GenAI conventions: CLIENT for a provider behind HTTP
+   * (its request carries the `traceparent`), INTERNAL for the in-process ones. Counts, never text.
+   */
+  private traced<T>(kind: 'query' | 'document', inputs: number, fn: () => Promise<T>): Promise<T> {
+    const remote = this.documents.name === 'openai';
+    return inSpan(
+      `embeddings ${this.documents.model}`,
+      (): Attributes => ({
+        'gen_ai.operation.name': 'embeddings',
+        'gen_ai.provider.name': remote ? 'openai' : `atrium.${this.documents.name}`,
+        'gen_ai.request.model': this.documents.model,
+        'gen_ai.embeddings.dimension.count': this.documents.dimensions,
+        'atrium.embeddings.kind': kind,
+        'atrium.embeddings.inputs': inputs,
+      }),
+      fn,
+      remote ? SpanKind.CLIENT : SpanKind.INTERNAL,
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,3 +1,4 @@
+import { injectTraceHeaders } from '../common/telemetry/tracing';
 import { EmbeddingProvider, EmbeddingProviderError } from './embedding-provider';
 import { retryDelayMs } from './retry-delay';
 
@@ -94,6 +95,7 @@ export class OpenAiEmbeddingProvider implements EmbeddingProvider {
     if (this.closing.signal.aborted) throw new EmbeddingProviderError('unavailable', 'embedding provider is closed');
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
+    injectTraceHeaders(headers);
     const body: Record<string, unknown> = { model: this.model, input };
     if (this.options.sendDimensions) body.dimensions = this.dimensions;
     const signal = AbortSignal.any([this.closing.signal, AbortSignal.timeout(this.options.timeoutMs)]);

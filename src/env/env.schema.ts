@@ -98,6 +98,22 @@ const httpUrl: Parser<string> = (raw, name) => {
   }
 };
 
+/** OTEL_EXPORTER_OTLP_HEADERS: `key=value` pairs separated by commas, values URL-encoded. */
+const headerList: Parser<Record<string, string>> = (raw, name) => {
+  const headers: Record<string, string> = {};
+  for (const pair of list(raw, name)) {
+    const at = pair.indexOf('=');
+    const key = at > 0 ? pair.slice(0, at).trim() : '';
+    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(key)) fail(name, 'must be key=value pairs separated by commas');
+    try {
+      headers[key] = decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      fail(name, `has a value that is not URL-encoded (key ${key})`);
+    }
+  }
+  return headers;
+};
+
 const origins: Parser<string[]> = (raw, name) => {
   const values = list(raw, name);
   for (const origin of values) {
@@ -328,10 +344,59 @@ export const ENV_SCHEMA = {
     parse: adminToken,
     example: '',
   },
+  AUTH_FAILURES_PER_MINUTE: {
+    description:
+      'Failed API-key lookups (401) allowed per client address per minute, per instance; past it the address gets 429 until the bucket refills (0: no limit)',
+    default: 60,
+    parse: int(0, 1000000),
+  },
   INSPECTOR_ENABLED: {
     description:
       'Serve the memory inspector at /ui (the static pages npm run build makes; it calls the API with the credential you sign in with)',
     default: true,
+    parse: bool,
+  },
+  OTEL_TRACES_EXPORTER: {
+    description:
+      'Trace exporter: otlp, console or none; unset = otlp when an OTLP endpoint is set, else tracing is off (docs/observability.md)',
+    parse: oneOf('otlp', 'console', 'none'),
+    example: '',
+  },
+  OTEL_EXPORTER_OTLP_ENDPOINT: {
+    description: 'OTLP/HTTP collector base URL; traces go to <endpoint>/v1/traces (setting it turns tracing on)',
+    parse: httpUrl,
+    example: '',
+  },
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: {
+    description: 'Full OTLP/HTTP URL for traces (overrides the base endpoint)',
+    parse: httpUrl,
+    example: '',
+  },
+  OTEL_EXPORTER_OTLP_HEADERS: {
+    description: 'Headers sent to the OTLP endpoint, key=value pairs separated by commas (values URL-encoded)',
+    parse: headerList,
+    example: '',
+  },
+  OTEL_SERVICE_NAME: { description: 'service.name of the exported spans', default: 'atrium', parse: str },
+  WEBHOOK_POLL_INTERVAL_MS: {
+    description: 'How often this instance looks for webhook deliveries that are due (0 = this instance delivers none)',
+    default: 1000,
+    parse: int(0, 3600000),
+  },
+  WEBHOOK_MAX_ATTEMPTS: { description: 'Attempts per webhook delivery before it is dead-lettered', default: 8, parse: int(1, 100) },
+  WEBHOOK_RETRY_BASE_MS: {
+    description: 'Wait after the first failed attempt; doubled after each further one (at most 6 hours)',
+    default: 10000,
+    parse: int(10, 3600000),
+  },
+  WEBHOOK_TIMEOUT_MS: {
+    description: 'Timeout of one webhook request (a slower answer is a failed attempt)',
+    default: 5000,
+    parse: int(100, 60000),
+  },
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: {
+    description: 'Allow webhook URLs on loopback, private and link-local addresses (off: such targets are refused)',
+    default: false,
     parse: bool,
   },
 } satisfies Record<string, VarSpec<unknown>>;

@@ -1,4 +1,5 @@
 import { isUuid } from '../common/scope/parse-memory-scope';
+import { NOT_ONE_LINE } from '../contract/wire-types';
 
 /** One memory of an import file, checked (CONTRACT section 13): what the file says, nothing derived. */
 export interface ImportRecord {
@@ -113,6 +114,7 @@ function memoryRecord(v: Record<string, unknown>, core: CoreFields): ImportRecor
   if (typeof sourceSite !== 'string' || sourceSite.length === 0 || sourceSite.length > 512) {
     throw new BadLine('source_site must be 1 to 512 characters');
   }
+  if (NOT_ONE_LINE.test(sourceSite)) throw new BadLine(oneLine('source_site'));
   const status = v.status ?? 'active';
   if (status !== 'active' && status !== 'needs_clarification') throw new BadLine('status must be active or needs_clarification');
   const visibility = v.visibility ?? null;
@@ -143,6 +145,10 @@ function memoryRecord(v: Record<string, unknown>, core: CoreFields): ImportRecor
   };
 }
 
+function oneLine(field: string): string {
+  return `${field} must be one line of printable text (no line breaks or control characters)`;
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -156,6 +162,8 @@ function optionalUuid(value: unknown, field: string): string | null {
 function optionalString(value: unknown, field: string, max: number): string | null {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string' || value.length > max) throw new BadLine(`${field} must be a string of at most ${max} characters or null`);
+  // Rendered into other agents' prompts (injection_text) as ingest's are: one printable line only.
+  if (NOT_ONE_LINE.test(value)) throw new BadLine(oneLine(field));
   return value;
 }
 

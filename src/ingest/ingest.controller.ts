@@ -16,6 +16,7 @@ const INGEST_ERRORS = [
   ...SCOPE_ERRORS,
   'conversation must be 1 to 100000 characters',
   'source_site must be 1 to 512 characters',
+  'source_site must be one line of printable text (no line breaks or control characters)',
   VISIBILITY_MODES_MESSAGE,
   'visibility is only allowed with workspace_id (workspace scope)',
   'metadata must be a JSON object of at most 32 KB',
@@ -38,10 +39,10 @@ export class IngestController {
     description:
       'Extracts facts (with the configured LLM, else rule-based), passes each through the write gate, de-duplicates against ' +
       'the memories the writer can see and decides ADD / UPDATE / SUPERSEDE / DELETE / NOOP. Workspace writes belong to the ' +
-      'calling agent.',
+      'calling agent. `source_site`, `source_url` and `namespace` pass the write gate too: 422 when one is blocked, nothing stored.',
   })
   @ApiOkResponse({ type: IngestResponseDoc, description: 'What was extracted, stored, updated, deleted and skipped.' })
-  @ApiErrors({ 400: INGEST_ERRORS, errors: ['GATE_BUDGET_EXCEEDED'], body: true, embeds: true })
+  @ApiErrors({ 400: INGEST_ERRORS, errors: ['CONTENT_BLOCKED', 'GATE_BUDGET_EXCEEDED'], body: true, embeds: true })
   ingest(@Scope() scope: MemoryScope, @Body() dto: IngestDto, @CallerActor() actor: Actor): Promise<IngestResponse> {
     return this.ingestion.ingest(scope, dto, actor);
   }
@@ -53,7 +54,12 @@ export class IngestController {
     description: 'Never calls an LLM. `skip_extraction: true` stores `conversation` verbatim as one memory.',
   })
   @ApiOkResponse({ type: IngestResponseDoc, description: 'What was extracted, stored and skipped.' })
-  @ApiErrors({ 400: [...INGEST_ERRORS, 'skip_extraction must be a boolean'], errors: ['GATE_BUDGET_EXCEEDED'], body: true, embeds: true })
+  @ApiErrors({
+    400: [...INGEST_ERRORS, 'skip_extraction must be a boolean'],
+    errors: ['CONTENT_BLOCKED', 'GATE_BUDGET_EXCEEDED'],
+    body: true,
+    embeds: true,
+  })
   ingestQuick(@Scope() scope: MemoryScope, @Body() dto: QuickIngestDto, @CallerActor() actor: Actor): Promise<IngestResponse> {
     return this.ingestion.ingestQuick(scope, dto, actor);
   }

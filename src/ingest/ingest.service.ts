@@ -5,6 +5,7 @@ import { Injectable } from '@nestjs/common';
 import { assertNever, DomainError } from '../common/errors/domain-error';
 import type { Actor } from '../common/identity/principal';
 import type { MemoryScope } from '../common/scope/memory-scope';
+import { memorySpan } from '../common/telemetry/tracing';
 import { toTimestamp } from '../common/validation/timestamp';
 import type { IngestResponseWire } from '../contract/wire-types';
 import type { VisibilityMode } from '../database/access/visibility';
@@ -77,7 +78,17 @@ export class IngestService {
   ) {}
 
   /** /ingest/quick: rule-based extraction (or verbatim with skip_extraction), never an LLM. */
-  async ingestQuick(scope: MemoryScope, dto: QuickIngestDto, actor: Actor): Promise<IngestResponse> {
+  ingestQuick(scope: MemoryScope, dto: QuickIngestDto, actor: Actor): Promise<IngestResponse> {
+    return traced(scope, () => this.quick(scope, dto, actor));
+  }
+
+  /** /ingest: in a `create_memory` span, see `ingestFull`. */
+  ingest(scope: MemoryScope, dto: IngestDto, actor: Actor): Promise<IngestResponse> {
+    return traced(scope, () => this.ingestFull(scope, dto, actor));
+  }
+
+  private async quick(scope: MemoryScope, dto: QuickIngestDto, actor: Actor): Promise<IngestResponse> {
+    await this.screenFields(scope, dto, actor);
     const facts: ExtractedFact[] = dto.skip_extraction
       ? [{ content: dto.conversation, memoryType: 'semantic', importance: 0.5 }]
       : extractFacts(dto.conversation);
@@ -93,6 +104,7 @@ export class IngestService {
     dto: QuickIngestDto,
     actor: Actor,
   ): Promise<{ response: IngestResponse; refusals: Array<'injection' | 'low_trust'> }> {
+    await this.screenFields(scope, dto, actor);
     const facts: ExtractedFact[] = [{ content: dto.conversation, memoryType: 'semantic', importance: 0.5 }];
     return this.write(scope, dto, facts, false, await this.gate.assess(dto.conversation), actor);
   }
@@ -103,13 +115,34 @@ export class IngestService {
    * to the model, and its facts take the rule-based path, where the blocked sentences' facts
    * are rejected. The model's facts are gated one by one as well.
    */
-  async ingest(scope: MemoryScope, dto: IngestDto, actor: Actor): Promise<IngestResponse> {
+  private async ingestFull(scope: MemoryScope, dto: IngestDto, actor: Actor): Promise<IngestResponse> {
+    await this.screenFields(scope, dto, actor);
     const assessment = await this.gate.assess(dto.conversation);
     let facts: ExtractedFact[] | null = null;
     if (this.planner.available && !assessment?.blocked) {
       facts = await this.planner.extractFacts(dto.conversation);
     }
     return (await this.write(scope, dto, facts ?? extractFacts(dto.conversation), this.planner.available, assessment, actor)).response;
+  }
+
+  /**
+   * Step 0: the provenance fields (`source_site`, `source_url`, `namespace`) reach other agents'
+   * prompts beside the text (injection_text), so each passes the write gate like content: one
+   * the gate blocks records an injection_blocked lesson and refuses the whole call (422
+   * CONTENT_BLOCKED, nothing stored, no episode). `metadata` is raw data: never rendered into
+   * a prompt, so it is not screened (docs/security.md). A field is judged by the gate's rules:
+   * the classifier, trained on prose, misreads short labels and URLs (it scores
+   * `https://chat.example/c/42` as an injection), and the fenced, escaped rendering of
+   * injection_text already keeps a field inside its own entry.
+   */
+  private async screenFields(scope: MemoryScope, dto: IngestDto, actor: Actor): Promise<void> {
+    for (const value of [dto.source_site, dto.source_url, dto.namespace]) {
+      if (value === undefined || value === '') continue;
+      const assessment = await this.gate.assess(value);
+      if (!assessment?.findings.some((finding) => finding.source === 'rule' && finding.severity === 'block')) continue;
+      await this.gate.screen(scope, dto.source_site, [value], assessment, actor);
+      throw new DomainError('CONTENT_BLOCKED');
+    }
   }
 
   private async write(
@@ -206,17 +239,18 @@ export class IngestService {
         batch.newRows.push(newRow(target, item));
         return;
       case 'update': {
-        const content = decision.content ?? item.fact.content;
-        const vector = decision.content ? (await this.embeddings.embedDocuments([decision.content]))[0] : item.vector;
+        const merged = await this.mergedText(target, item, decision.content);
+        // The model's merged text is stored only when it passes the gate; refused, the fact is ADDed as it was screened.
+        if (merged === null) return void batch.newRows.push(newRow(target, item));
         const changed = await this.repository.updateContentForIngest(
           target.scope,
           decision.targetId,
           {
-            content,
-            embedding: vector,
+            content: merged.content,
+            embedding: merged.vector,
             embeddedBy: target.embeddedBy,
             importance: item.fact.importance,
-            trustScore: item.trustScore,
+            trustScore: merged.trustScore,
           },
           target.actor,
         );
@@ -249,6 +283,26 @@ export class IngestService {
       default:
         assertNever(decision);
     }
+  }
+
+  /**
+   * The text an UPDATE stores: the fact itself (already screened), or the model's merged text,
+   * which is new text and passes the write gate like any other (a refusal records its lesson
+   * and returns null). Its trust score is the lower of the fact's and the merged text's.
+   */
+  private async mergedText(
+    target: WriteTarget,
+    item: AcceptedFact,
+    content: string | undefined,
+  ): Promise<{ content: string; vector: number[]; trustScore: number } | null> {
+    if (content === undefined || content === item.fact.content) {
+      return { content: item.fact.content, vector: item.vector, trustScore: item.trustScore };
+    }
+    const assessment = await this.gate.assess(content);
+    const [verdict] = await this.gate.screen(target.scope, target.dto.source_site, [content], assessment, target.actor);
+    if (!verdict.accepted) return null;
+    const [vector] = await this.embeddings.embedDocuments([content]);
+    return { content, vector, trustScore: Math.min(item.trustScore, verdict.trustScore) };
   }
 
   private noteContradiction(target: WriteTarget, item: AcceptedFact, decision: IngestDecision, batch: IngestBatch): void {
@@ -317,4 +371,22 @@ function writeContext(target: WriteTarget) {
     sourceSite: dto.source_site,
     ...(scope.kind === 'workspace' ? { workspaceId: scope.workspaceId, agentId: scope.agentId } : {}),
   };
+}
+
+/**
+ * An ingest is a `create_memory` span: `gen_ai.memory.record.count` is the number of memories
+ * it stored, with the updated, deleted and skipped counts beside it. Never the conversation.
+ */
+function traced(scope: MemoryScope, fn: () => Promise<IngestResponse>): Promise<IngestResponse> {
+  return memorySpan('create_memory', scope, async (span) => {
+    const response = await fn();
+    span.setAttributes({
+      'gen_ai.memory.record.count': response.memories_stored,
+      'atrium.ingest.facts_extracted': response.facts_extracted,
+      'atrium.ingest.memories_updated': response.memories_updated,
+      'atrium.ingest.memories_deleted': response.memories_deleted,
+      'atrium.ingest.memories_skipped': response.memories_skipped,
+    });
+    return response;
+  });
 }

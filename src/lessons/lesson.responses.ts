@@ -6,7 +6,13 @@ import type { LessonRecord } from './lessons.service';
 
 /** Response shapes of the lesson routes (src/lessons/lessons.service.ts, CONTRACT section 6). */
 
-@ApiSchema({ name: 'Lesson', description: 'An active lesson (spec 2.5). `pattern` may hold raw attack text: treat it as sensitive.' })
+@ApiSchema({
+  name: 'Lesson',
+  description:
+    'An active lesson (spec 2.5). `pattern` may hold raw attack text: treat it as sensitive. An agent key reads the text only of ' +
+    'lessons its own writes or reports produced; for the others `pattern` is `(withheld: produced by another agent)`, `embedding` ' +
+    'is empty, `source_query` null and `metadata` is `{withheld: true, rules?}`.',
+})
 export class LessonRecordDoc implements LessonRecord {
   @ApiProperty({ type: String, format: 'uuid', example: UUID_EXAMPLE })
   id: string;
@@ -20,7 +26,11 @@ export class LessonRecordDoc implements LessonRecord {
   @ApiProperty({ type: String, example: 'advice to wire money to a new account' })
   pattern: string;
 
-  @ApiProperty({ type: [Number], description: "The pattern's embedding (EMBEDDING_DIMENSIONS numbers).", example: [0.012, -0.087, 0.031] })
+  @ApiProperty({
+    type: [Number],
+    description: "The pattern's embedding (EMBEDDING_DIMENSIONS numbers; empty when the text is withheld).",
+    example: [0.012, -0.087, 0.031],
+  })
   embedding: number[];
 
   @ApiProperty({ type: [String], format: 'uuid', example: [] })
@@ -38,7 +48,9 @@ export class LessonRecordDoc implements LessonRecord {
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
-    description: 'Trigger details and `sourceSite` for recorded lessons; `{reportedBy: "user"}` for reports.',
+    description:
+      'Trigger details, `sourceSite` and the producing `workspaceId`/`agentId` for recorded lessons; for reports `reportedBy` ' +
+      '(`user`, `service`, or the reporting agent id, with its `workspaceId`/`agentId`); `{withheld: true, rules?}` when withheld.',
     example: { reportedBy: 'user' },
   })
   metadata: Record<string, unknown>;

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 
 import type { Actor } from '../common/identity/principal';
+import type { MemoryScope } from '../common/scope/memory-scope';
 import { MemoryAccess } from '../database/access/memory-access';
 import { LessonEntity } from '../database/entities/lesson.entity';
 import { toVectorLiteral } from '../database/vector';
@@ -14,6 +15,11 @@ export interface LessonMatch {
   pattern: string;
   severity: LessonSeverity;
   similarity: number;
+  /** The agent (and workspace) whose write or report produced it; null for the user's own (lesson-readers.ts). */
+  agent_id: string | null;
+  workspace_id: string | null;
+  /** The write gate's rule ids, for injection lessons. */
+  rules: string[] | null;
 }
 
 export type { LessonGate } from '../database/access/search-statement';
@@ -85,6 +91,11 @@ export class LessonsRepository {
     });
   }
 
+  /** The `lesson.matched` webhook event of a search that failed closed. */
+  async failedClosed(scope: MemoryScope, lessonIds: readonly string[], highestSeverity: string): Promise<void> {
+    await this.access.lessonMatched(scope, lessonIds, highestSeverity);
+  }
+
   async listActive(userId: string): Promise<LessonEntity[]> {
     return this.access.lessons(userId).andWhere('l.active').orderBy('l.created_at', 'DESC').addOrderBy('l.id', 'DESC').getMany();
   }
@@ -118,7 +129,9 @@ export class LessonsRepository {
   async matchActive(userId: string, embedding: readonly number[], threshold: number, limit: number): Promise<LessonMatch[]> {
     const rows = await this.access.userQuery<LessonMatch>(
       userId,
-      `SELECT id, lesson_type, pattern, severity, 1 - (embedding <=> CAST($2 AS vector)) AS similarity
+      `SELECT id, lesson_type, pattern, severity, 1 - (embedding <=> CAST($2 AS vector)) AS similarity,
+              metadata->>'agentId' AS agent_id, metadata->>'workspaceId' AS workspace_id,
+              CASE WHEN jsonb_typeof(metadata->'rules') = 'array' THEN metadata->'rules' END AS rules
          FROM lessons
         WHERE user_id = $1 AND active AND (embedding <=> CAST($2 AS vector)) <= $3
         ORDER BY embedding <=> CAST($2 AS vector), id

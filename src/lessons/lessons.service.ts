@@ -1,11 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 
-import { DomainError } from '../common/errors/domain-error';
-import type { Actor } from '../common/identity/principal';
+import { assertNever, DomainError } from '../common/errors/domain-error';
+import type { Actor, Principal } from '../common/identity/principal';
+import type { MemoryScope } from '../common/scope/memory-scope';
 import type { LessonEntity } from '../database/entities/lesson.entity';
 import { EmbeddingService } from '../embeddings/embedding.service';
 import { MetricsService } from '../metrics/metrics.service';
 import { SettingsService } from '../settings/settings.service';
+import { mayReadLessonText, producerOf, rulesOf, WITHHELD_PATTERN } from './lesson-readers';
 import { LESSON_TYPES, severityRank, type LessonCheck, type LessonSeverity, type NewLesson } from './lesson.types';
 import { lessonMaxDistance, LessonsRepository, type LessonGate, type LessonMatch } from './lessons.repository';
 
@@ -39,6 +41,53 @@ const toRecord = (l: LessonEntity): LessonRecord => ({
   metadata: l.metadata ?? {},
   created_at: new Date(l.createdAt).toISOString(),
 });
+
+/**
+ * A lesson as `principal` may see it: whole for its readers (lesson-readers.ts); for any other
+ * agent the type, severity, id, source ids and rules, with the text, its embedding, the query
+ * and the rest of the metadata withheld (`metadata.withheld: true`).
+ */
+function asSeenBy(record: LessonRecord, principal: Principal): LessonRecord {
+  if (mayReadLessonText(principal, producerOf(record.metadata))) return record;
+  const rules = rulesOf(record.metadata);
+  return {
+    ...record,
+    pattern: WITHHELD_PATTERN,
+    embedding: [],
+    source_query: null,
+    metadata: { withheld: true, ...(rules.length > 0 ? { rules } : {}) },
+  };
+}
+
+/** One warning of the lesson check (CONTRACT section 6); a withheld text names the lesson id and rules instead. */
+function warningOf(match: LessonMatch, principal: Principal): string {
+  const similarity = `(similarity: ${match.similarity.toFixed(2)})`;
+  if (mayReadLessonText(principal, { agentId: match.agent_id, workspaceId: match.workspace_id })) {
+    return `[${match.severity}] ${match.lesson_type}: ${match.pattern.slice(0, 100)} ${similarity}`;
+  }
+  const rules = match.rules && match.rules.length > 0 ? `, rules: ${match.rules.join(', ')}` : '';
+  return `[${match.severity}] ${match.lesson_type}: (withheld; lesson ${match.id}${rules}) ${similarity}`;
+}
+
+/**
+ * Who reported a lesson, as its metadata records it: `reportedBy` is `user` (a user key, or
+ * AUTH_MODE=off, where the caller is believed to be the user), `service` (a gateway's key) or
+ * the reporting agent's id, and an agent's report names its workspace and agent like a lesson
+ * its write produced (so that agent, and no other, reads its text: lesson-readers.ts).
+ */
+function reporterOf(principal: Principal): Record<string, string> {
+  switch (principal.kind) {
+    case 'open':
+    case 'user':
+      return { reportedBy: 'user' };
+    case 'service':
+      return { reportedBy: 'service' };
+    case 'agent':
+      return { reportedBy: principal.agentId, workspaceId: principal.workspaceId, agentId: principal.agentId };
+    default:
+      return assertNever(principal);
+  }
+}
 
 /**
  * The lessons subsystem: recording, the four routes, and the check before every search.
@@ -76,6 +125,7 @@ export class LessonsService {
   async report(
     userId: string,
     input: { pattern: string; sourceMemoryIds: string[]; severity?: LessonSeverity },
+    principal: Principal,
     actor: Actor,
   ): Promise<{ lesson_id: string | null }> {
     if (!this.enabled) return { lesson_id: null };
@@ -89,7 +139,7 @@ export class LessonsService {
           sourceMemoryIds: input.sourceMemoryIds,
           sourceQuery: null,
           severity: input.severity ?? 'high',
-          metadata: { reportedBy: 'user' },
+          metadata: reporterOf(principal),
         },
       ],
       actor,
@@ -97,9 +147,9 @@ export class LessonsService {
     return { lesson_id: id ?? null };
   }
 
-  async list(userId: string): Promise<{ lessons: LessonRecord[]; count: number }> {
+  async list(userId: string, principal: Principal): Promise<{ lessons: LessonRecord[]; count: number }> {
     if (!this.enabled) return { lessons: [], count: 0 };
-    const lessons = (await this.repository.listActive(userId)).map(toRecord);
+    const lessons = (await this.repository.listActive(userId)).map((lesson) => asSeenBy(toRecord(lesson), principal));
     return { lessons, count: lessons.length };
   }
 
@@ -130,13 +180,29 @@ export class LessonsService {
     return { maxDistance: lessonMaxDistance(this.settings.current().lessonSimilarityThreshold), limit: LESSON_MATCH_LIMIT };
   }
 
-  /** The response block for the lessons a check matched (closest first). */
-  summarize(matches: readonly LessonMatch[]): LessonCheck {
+  /**
+   * A search failed closed on `matches`: the `lesson.matched` webhook event (lesson ids and
+   * severity). A failure to write it is logged, never the search's failure.
+   */
+  async failedClosed(scope: MemoryScope, matches: readonly LessonMatch[], highest: string): Promise<void> {
+    try {
+      await this.repository.failedClosed(
+        scope,
+        matches.map((m) => m.id),
+        highest,
+      );
+    } catch (error) {
+      this.logger.warn(`lesson.matched event not written: ${(error as Error).message}`);
+    }
+  }
+
+  /** The response block for the lessons a check matched (closest first), as `principal` may read them. */
+  summarize(matches: readonly LessonMatch[], principal: Principal): LessonCheck {
     let highest: LessonSeverity | 'none' = 'none';
     for (const m of matches) if (severityRank(m.severity) > severityRank(highest)) highest = m.severity;
     return {
       safe: !matches.some((m) => m.severity === 'critical'),
-      warnings: matches.map((m) => `[${m.severity}] ${m.lesson_type}: ${m.pattern.slice(0, 100)} (similarity: ${m.similarity.toFixed(2)})`),
+      warnings: matches.map((m) => warningOf(m, principal)),
       highest_severity: highest,
       matched_count: matches.length,
     };

@@ -5,6 +5,7 @@ import { AgentsService } from '../agents/agents.service';
 import { DomainError } from '../common/errors/domain-error';
 import type { Actor } from '../common/identity/principal';
 import type { MemoryScope } from '../common/scope/memory-scope';
+import { inSpan } from '../common/telemetry/tracing';
 import type { AppConfig } from '../env/app-config';
 import { MetricsService } from '../metrics/metrics.service';
 import { SettingsService } from '../settings/settings.service';
@@ -63,8 +64,16 @@ export class WriteGateService implements OnApplicationShutdown {
   /** The whole raw input judged before extraction; null while trust scoring is off. */
   async assess(text: string): Promise<InputAssessment | null> {
     if (!this.settings.current().trustScoringEnabled) return null;
-    if (text.length <= INLINE_MAX_CHARS) return assessInput(text, shippedModel());
-    return this.offload({ kind: 'assess', text });
+    return inSpan(
+      'atrium.write_gate.assess',
+      () => ({ 'atrium.write_gate.input_chars': text.length }),
+      async (span) => {
+        const assessment =
+          text.length <= INLINE_MAX_CHARS ? assessInput(text, shippedModel()) : await this.offload({ kind: 'assess', text });
+        span.setAttribute('atrium.write_gate.blocked', assessment.blocked);
+        return assessment;
+      },
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -88,7 +97,8 @@ export class WriteGateService implements OnApplicationShutdown {
     }
   }
 
-  async screen(
+  /** The per-fact verdicts, in an `atrium.write_gate` span (counts only, never the text). */
+  screen(
     scope: MemoryScope,
     sourceSite: string,
     facts: readonly string[],
@@ -96,6 +106,25 @@ export class WriteGateService implements OnApplicationShutdown {
     actor: Actor,
     /** False for a dry run (import's dry_run): the verdicts only, no lesson and no metric recorded. */
     record = true,
+  ): Promise<GateVerdict[]> {
+    return inSpan(
+      'atrium.write_gate',
+      () => ({ 'atrium.write_gate.facts': facts.length }),
+      async (span) => {
+        const verdicts = await this.judge(scope, sourceSite, facts, input, actor, record);
+        span.setAttribute('atrium.write_gate.accepted', verdicts.filter((v) => v.accepted).length);
+        return verdicts;
+      },
+    );
+  }
+
+  private async judge(
+    scope: MemoryScope,
+    sourceSite: string,
+    facts: readonly string[],
+    input: InputAssessment | null,
+    actor: Actor,
+    record: boolean,
   ): Promise<GateVerdict[]> {
     const config = this.settings.current();
     if (!config.trustScoringEnabled || input === null) return facts.map(() => ({ accepted: true, trustScore: 1 }));

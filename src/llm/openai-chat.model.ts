@@ -1,3 +1,6 @@
+import { SpanKind } from '@opentelemetry/api';
+
+import { injectTraceHeaders, inSpan } from '../common/telemetry/tracing';
 import { parseRetryAfter } from '../embeddings/openai.provider';
 import { retryDelayMs } from '../embeddings/retry-delay';
 import { LlmError, type ChatMessage, type ChatModel } from './chat-model';
@@ -26,12 +29,23 @@ export class OpenAiChatModel implements ChatModel {
     this.url = `${options.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')}/v1/chat/completions`;
   }
 
-  async completeJson(messages: ChatMessage[]): Promise<Record<string, unknown>> {
+  /** One chat completion, in a `chat <model>` CLIENT span; the `traceparent` goes with each attempt. */
+  completeJson(messages: ChatMessage[]): Promise<Record<string, unknown>> {
+    return inSpan(
+      `chat ${this.model}`,
+      () => ({ 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': this.model }),
+      () => this.complete(messages),
+      SpanKind.CLIENT,
+    );
+  }
+
+  private async complete(messages: ChatMessage[]): Promise<Record<string, unknown>> {
     const maxRetries = this.options.maxRetries ?? 2;
     let lastFailure = 'no attempt made';
     for (let attempt = 0; attempt <= maxRetries; attempt++) {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
+      injectTraceHeaders(headers);
       let response: Response;
       let text: string;
       try {

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 
-import { actorOf, principalOf, type Actor } from '../common/identity/principal';
+import { actorOf, principalOf, type Actor, type Principal } from '../common/identity/principal';
 import { bindScopeToPrincipal } from '../common/scope/bind-scope';
 import type { MemoryScope } from '../common/scope/memory-scope';
 import { parseMemoryScope, type RawScopeInput } from '../common/scope/parse-memory-scope';
@@ -18,6 +18,8 @@ export interface McpCaller {
   raw: RawScopeInput;
   scope: MemoryScope;
   actor: Actor;
+  /** What the caller may read of lessons (another agent's lesson text is withheld from an agent key). */
+  principal: Principal;
 }
 
 /**
@@ -33,6 +35,7 @@ export function mcpCallerOf(req: Request): McpCaller {
     const value = req.headers[header];
     if (value !== undefined) raw[field] = value;
   }
-  const bound = bindScopeToPrincipal(raw, principalOf(req));
-  return { raw: bound, scope: parseMemoryScope(bound), actor: actorOf(req) };
+  const principal = principalOf(req);
+  const bound = bindScopeToPrincipal(raw, principal);
+  return { raw: bound, scope: parseMemoryScope(bound), actor: actorOf(req), principal };
 }

@@ -51,7 +51,7 @@ export class ServiceToolBackends {
   ) {}
 
   for(caller: McpCaller): ToolBackend {
-    const { scope, actor } = caller;
+    const { scope, actor, principal } = caller;
     return {
       remember: (args: RememberArgs) =>
         guarded(async () => {
@@ -71,7 +71,12 @@ export class ServiceToolBackends {
         guarded(async () => {
           const recallScope: MemoryScope =
             args.agent_scope === undefined ? scope : parseMemoryScope({ ...caller.raw, agent_scope: args.agent_scope });
-          const found = await this.search.search(recallScope, Object.assign(new SearchDto(), { query: args.query, limit: args.limit }));
+          const found = await this.search.search(
+            recallScope,
+            Object.assign(new SearchDto(), { query: args.query, limit: args.limit }),
+            null,
+            principal,
+          );
           return {
             memories: found.memories.map((m) => ({
               id: m.id,
@@ -100,6 +105,7 @@ export class ServiceToolBackends {
               severity: args.severity,
               sourceMemoryIds: (args.source_memory_ids ?? []).map((id) => id.toLowerCase()),
             },
+            principal,
             actor,
           ),
         ),

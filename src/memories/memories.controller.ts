@@ -78,10 +78,12 @@ export class MemoriesController {
   @ApiOperation({
     summary: 'Soft-delete a memory',
     description:
-      'Workspace scope: 404 when nothing visible matched. User scope: `{success: true}` whether or not a row matched (spec 4.2.7).',
+      'A delete is a change: in a workspace the caller deletes its own memories and those open to the whole workspace ' +
+      "(`workspace` or no visibility); 403 for one it sees but may not change (another agent's restricted memory, read " +
+      'through a grant), 404 when nothing visible matched. User scope: `{success: true}` whether or not a row matched (spec 4.2.7).',
   })
   @ApiOkResponse({ type: SuccessDoc, description: 'Deleted (in user scope: also when nothing matched).' })
-  @ApiErrors({ 400: [ID_ERROR, ...READ_SCOPE_ERRORS], errors: ['MEMORY_NOT_FOUND'] })
+  @ApiErrors({ 400: [ID_ERROR, ...READ_SCOPE_ERRORS], errors: ['SCOPE_MISMATCH', 'NOT_MEMORY_OWNER', 'MEMORY_NOT_FOUND'] })
   remove(@Param() p: MemoryIdParams, @ScopeQuery() scope: MemoryScope, @CallerActor() actor: Actor): Promise<{ success: true }> {
     return this.memories.delete(scope, p.id, actor);
   }

@@ -72,8 +72,8 @@ export class MemoriesRepository {
    * The row as its writer sees it (agent_scope ignored, expired rows included): tells 403 from
    * 404 on owner routes.
    */
-  async findForWriter(scope: MemoryScope, id: string): Promise<MemoryRecordRow | null> {
-    const rows = await this.access.records({ statement: 'record-by-id', scope, purpose: 'writer-view', id, time: WITH_EXPIRED });
+  async findForWriter(scope: MemoryScope, id: string, time: ReadTime = WITH_EXPIRED): Promise<MemoryRecordRow | null> {
+    const rows = await this.access.records({ statement: 'record-by-id', scope, purpose: 'writer-view', id, time });
     return rows[0] ?? null;
   }
 
@@ -94,14 +94,16 @@ export class MemoriesRepository {
 
   /**
    * Soft delete, scoped in the same statement, versioned and audited in the same transaction,
-   * which also removes the memory's access counts. Returns the rows deleted (0 or 1). An expired
-   * memory is not deleted here (it is gone for readers already, and purged later); its owner
-   * can clear the expiry first.
+   * which also removes the memory's access counts. Returns the rows deleted (0 or 1). A delete
+   * is a change, so it takes the `ingest-mutation` purpose: the caller's own rows, and the rows
+   * open to the whole workspace (`workspace` or NULL); a grant lets an agent read a restricted
+   * memory, never delete it (issue 20, finding 8). An expired memory is not deleted here (it is
+   * gone for readers already, and purged later); its owner can clear the expiry first.
    */
   async softDelete(scope: MemoryScope, id: string, actor: Actor): Promise<number> {
     return this.access.transaction(async (tx) => {
-      const version = await tx.changeMemory(scope, 'read', id, { deletedAt: () => 'now()' }, 'deleted', actor);
-      if (version === null) return 0;
+      const changed = await tx.changeMemory(scope, 'ingest-mutation', id, { deletedAt: () => 'now()' }, 'deleted', actor);
+      if (changed === null) return 0;
       await tx.dropAccessCounts(scope.userId, id);
       await tx.audit(actor, { action: 'memory.deleted', ...scopeColumns(scope), targetId: id, detail: { via: 'delete' } });
       return 1;
@@ -131,8 +133,9 @@ export class MemoriesRepository {
       if (change.metadata !== undefined) values.metadata = change.metadata as QueryDeepPartialEntity<MemoryEntity>['metadata'];
       if (change.expiresAt !== undefined) values.expiresAt = change.expiresAt;
       const kind = versionChangeOf(change);
-      const version = await tx.changeMemory(scope, 'owner', id, values, kind, actor, { time: WITH_EXPIRED, parameters });
-      if (version === null) return false;
+      const changed = await tx.changeMemory(scope, 'owner', id, values, kind, actor, { time: WITH_EXPIRED, parameters });
+      if (changed === null) return false;
+      const { version } = changed;
       if (change.visibility !== undefined && change.visibility !== 'restricted' && scope.kind === 'workspace')
         await tx.dropGrants(scope, id);
       const fields = changedFields(change);
@@ -154,7 +157,7 @@ export class MemoriesRepository {
     actor: Actor,
   ): Promise<number> {
     return this.access.transaction(async (tx) => {
-      const version = await tx.changeMemory(
+      const changed = await tx.changeMemory(
         scope,
         'ingest-mutation',
         id,
@@ -169,12 +172,12 @@ export class MemoriesRepository {
         actor,
         { parameters: { newEmbedding: toVectorLiteral(change.embedding) } },
       );
-      if (version === null) return 0;
+      if (changed === null) return 0;
       await tx.audit(actor, {
         action: 'memory.updated',
         ...scopeColumns(scope),
         targetId: id,
-        detail: { fields: ['content'], version, via: 'ingest' },
+        detail: { fields: ['content'], version: changed.version, via: 'ingest', owner_agent_id: changed.ownerAgentId },
       });
       return 1;
     });
@@ -186,7 +189,7 @@ export class MemoriesRepository {
    */
   async supersedeForIngest(scope: MemoryScope, id: string, successor: { id: string; createdAt: Date }, actor: Actor): Promise<number> {
     return this.access.transaction(async (tx) => {
-      const version = await tx.changeMemory(
+      const changed = await tx.changeMemory(
         scope,
         'ingest-mutation',
         id,
@@ -194,9 +197,14 @@ export class MemoriesRepository {
         'superseded',
         actor,
       );
-      if (version === null) return 0;
+      if (changed === null) return 0;
       await tx.dropAccessCounts(scope.userId, id);
-      await tx.audit(actor, { action: 'memory.superseded', ...scopeColumns(scope), targetId: id, detail: { superseded_by: successor.id } });
+      await tx.audit(actor, {
+        action: 'memory.superseded',
+        ...scopeColumns(scope),
+        targetId: id,
+        detail: { superseded_by: successor.id, owner_agent_id: changed.ownerAgentId },
+      });
       return 1;
     });
   }
@@ -204,10 +212,15 @@ export class MemoriesRepository {
   /** Ingest DELETE: soft delete, under the ingest mutation rule (a new version). */
   async deleteForIngest(scope: MemoryScope, id: string, actor: Actor): Promise<number> {
     return this.access.transaction(async (tx) => {
-      const version = await tx.changeMemory(scope, 'ingest-mutation', id, { deletedAt: () => 'now()' }, 'deleted', actor);
-      if (version === null) return 0;
+      const changed = await tx.changeMemory(scope, 'ingest-mutation', id, { deletedAt: () => 'now()' }, 'deleted', actor);
+      if (changed === null) return 0;
       await tx.dropAccessCounts(scope.userId, id);
-      await tx.audit(actor, { action: 'memory.deleted', ...scopeColumns(scope), targetId: id, detail: { via: 'ingest' } });
+      await tx.audit(actor, {
+        action: 'memory.deleted',
+        ...scopeColumns(scope),
+        targetId: id,
+        detail: { via: 'ingest', owner_agent_id: changed.ownerAgentId },
+      });
       return 1;
     });
   }
@@ -253,7 +266,7 @@ export class MemoriesRepository {
       const refused = new Set(batch.rows.filter((row) => !inserted.has(row.id)).map((row) => row.id));
       for (const change of batch.overwrites) {
         const row = change.row;
-        const version = await tx.changeMemory(
+        const changed = await tx.changeMemory(
           change.scope,
           'owner',
           row.id,
@@ -271,7 +284,7 @@ export class MemoriesRepository {
           actor,
           { time: WITH_EXPIRED, parameters: { newEmbedding: toVectorLiteral(row.embedding) } },
         );
-        if (version === null) {
+        if (changed === null) {
           refused.add(row.id);
           continue;
         }
@@ -279,7 +292,7 @@ export class MemoriesRepository {
           action: 'memory.updated',
           ...scopeColumns(change.scope),
           targetId: row.id,
-          detail: { fields: ['content', 'metadata', 'expires_at'], version, via: 'import' },
+          detail: { fields: ['content', 'metadata', 'expires_at'], version: changed.version, via: 'import' },
         });
       }
       return refused;

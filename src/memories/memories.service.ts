@@ -3,7 +3,8 @@ import { Injectable } from '@nestjs/common';
 import { assertNever, DomainError } from '../common/errors/domain-error';
 import type { Actor } from '../common/identity/principal';
 import type { MemoryScope } from '../common/scope/memory-scope';
-import type { VisibilityMode } from '../database/access/visibility';
+import { memorySpan } from '../common/telemetry/tracing';
+import { CURRENT, type VisibilityMode } from '../database/access/visibility';
 import { EmbeddingService } from '../embeddings/embedding.service';
 import { WriteGateService } from '../lessons/write-gate.service';
 import { AccessTracker } from './access-tracker';
@@ -64,7 +65,9 @@ export class MemoriesService {
   }
 
   /**
-   * Soft delete. Workspace scope: 404 when nothing visible matched. User scope: success
+   * Soft delete, under the ingest mutation rule (own rows, or rows open to the whole workspace).
+   * Workspace scope: 403 when the caller sees the memory but may not change it (another agent's
+   * restricted memory it holds a grant for), 404 when it does not see it. User scope: success
    * whether or not a row matched (spec 4.2.7), and never a workspace row.
    */
   async delete(scope: MemoryScope, id: string, actor: Actor): Promise<{ success: true }> {
@@ -73,7 +76,10 @@ export class MemoriesService {
       case 'user':
         return { success: true };
       case 'workspace':
-        if (!deleted) throw new DomainError('MEMORY_NOT_FOUND');
+        if (!deleted) {
+          const seen = await this.repository.findForWriter(scope, id, CURRENT);
+          throw new DomainError(seen ? 'NOT_MEMORY_OWNER' : 'MEMORY_NOT_FOUND');
+        }
         return { success: true };
       default:
         return assertNever(scope);
@@ -81,8 +87,17 @@ export class MemoriesService {
   }
 
   /** Soft delete in both scopes: whether a visible row was deleted (the MCP `forget` tool says so in user scope too). */
-  async forget(scope: MemoryScope, id: string, actor: Actor): Promise<boolean> {
-    return (await this.repository.softDelete(scope, id, actor)) > 0;
+  forget(scope: MemoryScope, id: string, actor: Actor): Promise<boolean> {
+    // The `delete_memory` span (REST DELETE and the MCP tool alike).
+    return memorySpan(
+      'delete_memory',
+      scope,
+      async (span) => {
+        span.setAttribute('gen_ai.memory.record.count', 1);
+        return (await this.repository.softDelete(scope, id, actor)) > 0;
+      },
+      id,
+    );
   }
 
   /**
@@ -90,7 +105,19 @@ export class MemoriesService {
    * one new version. New content passes the whole-input write gate first (blocked: 422, an
    * injection_blocked lesson, nothing changed), then is embedded; its trust score is the gate's.
    */
-  async update(scope: MemoryScope, id: string, patch: MemoryPatch, actor: Actor): Promise<MemoryRecord> {
+  update(scope: MemoryScope, id: string, patch: MemoryPatch, actor: Actor): Promise<MemoryRecord> {
+    return memorySpan(
+      'update_memory',
+      scope,
+      async (span) => {
+        span.setAttribute('gen_ai.memory.record.count', 1);
+        return this.change(scope, id, patch, actor);
+      },
+      id,
+    );
+  }
+
+  private async change(scope: MemoryScope, id: string, patch: MemoryPatch, actor: Actor): Promise<MemoryRecord> {
     if (patch.visibility === undefined && patch.content === undefined && patch.metadata === undefined && patch.expiresAt === undefined) {
       throw new DomainError('VALIDATION_FAILED', 'one of visibility, content, metadata or expires_at is required');
     }

@@ -69,11 +69,36 @@ export function toSearchHit(m: MemoryEntity, similarity: number, score: number):
   };
 }
 
-/** The hits as a block an agent can paste into its prompt. */
+/**
+ * The hits as a block an agent can paste into its prompt: a heading, then each memory as its
+ * own fenced, labelled entry of exactly three lines (CONTRACT section 6, docs/api.md):
+ *
+ *   <memory n="1" id="<uuid>" source="chat.example" date="2026-11-25">
+ *   I moved to Lisbon last year.
+ *   </memory>
+ *
+ * Nothing a writer controls can forge an entry: the content and the source are one line
+ * (whitespace, line breaks and control characters collapse to one space) and `&`, `<`, `>`
+ * and `"` are escaped as XML entities, so the fence lines, which carry the memory's id, are
+ * the only lines that start with `<`. `metadata` is never rendered here (it is raw data).
+ */
 export function toInjectionText(hits: readonly SearchHit[]): string {
   if (hits.length === 0) return '';
-  const lines = hits.map(
-    (hit, i) => `${i + 1}. ${hit.content.replace(/\s+/g, ' ').trim()} (${hit.source_site}, ${hit.created_at.slice(0, 10)})`,
-  );
-  return ['## Relevant memories', ...lines].join('\n');
+  const entries = hits.map((hit, i) => {
+    const date = hit.created_at.slice(0, 10);
+    const open = `<memory n="${i + 1}" id="${hit.id}" source="${promptSafe(hit.source_site)}" date="${date}">`;
+    return [open, promptSafe(hit.content), '</memory>'].join('\n');
+  });
+  return ['## Relevant memories', ...entries].join('\n');
+}
+
+/** One line, entities escaped: a writer's text as it may appear inside a prompt entry. */
+export function promptSafe(text: string): string {
+  return text
+    .replace(/[\s\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g, ' ')
+    .trim()
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 }

@@ -18,12 +18,12 @@ const DESCRIPTIONS = {
   404: "Not found, or outside the caller's scope or visibility: both answer identically.",
   409: 'Conflict.',
   422: 'The write gate refused the text (a prompt injection, or a trust score below the threshold); nothing changed and a lesson was recorded.',
-  429: "Over the API key's rate limit (per instance); `Retry-After` says how many seconds to wait.",
+  429: "Over the API key's rate limit, or too many failed key lookups from the client address (per instance); `Retry-After` says how many seconds to wait.",
   413: 'The request body exceeds 1 MB.',
   415: 'The request has a body that is not `application/json`.',
   500: 'Internal server error; the details are only in the log.',
-  502: 'The embedding provider returned an invalid response.',
-  503: 'The database (or, on routes that embed text, the embedding provider) is unavailable. `Retry-After` says how many seconds to wait.',
+  502: 'The embedding service returned an invalid response (`embedding service unavailable`, with `request_id`; details only in the log).',
+  503: 'The database (or, on routes that embed text, the embedding service: `embedding service unavailable`, with `request_id`) is unavailable. `Retry-After` says how many seconds to wait.',
 } as const;
 
 const STATUS_EXAMPLES = {
@@ -127,7 +127,10 @@ export const ApiKeyAuth = (): MethodDecorator & ClassDecorator =>
     ApiSecurity(API_KEY_HEADER_SECURITY),
     errorResponse(401, [DOMAIN_ERRORS.UNAUTHENTICATED.message]),
     errorResponse(403, [SCOPE_MISMATCH_MESSAGE], "The request's scope parameters disagree with the API key (AUTH_MODE=api_key)."),
-    errorResponse(429, ['rate limit of 600 requests per minute exceeded for this API key']),
+    errorResponse(429, [
+      'rate limit of 600 requests per minute exceeded for this API key',
+      'too many failed API key lookups from this address',
+    ]),
   );
 
 /** Admin routes: 401 without the admin token, 404 when no ATRIUM_ADMIN_TOKEN is configured. */

@@ -1,7 +1,9 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 
+import { CallerPrincipal } from '../common/identity/caller.decorator';
 import { CallerKeyRecheck, KeyCheckedInStatement, type KeyRecheck } from '../common/identity/key-recheck';
+import type { Principal } from '../common/identity/principal';
 import type { MemoryScope } from '../common/scope/memory-scope';
 import { Scope } from '../common/scope/scope.pipe';
 import { WorkspaceAgentGuard } from '../common/scope/workspace-agent.guard';
@@ -42,8 +44,9 @@ export class SearchController {
     @Scope() scope: MemoryScope,
     @Body() dto: SearchDto,
     @CallerKeyRecheck() recheck: KeyRecheck | null,
+    @CallerPrincipal() principal: Principal,
   ): Promise<SearchResponse> {
-    return this.search.search(scope, dto, recheck);
+    return this.search.search(scope, dto, recheck, principal);
   }
 
   @Post('search/fast')
@@ -55,7 +58,12 @@ export class SearchController {
   @ApiOkResponse({ type: SearchResponseDoc, description: 'The most similar visible memories, with the lesson check.' })
   @ApiErrors({ 400: SEARCH_ERRORS, body: true, embeds: true })
   @KeyCheckedInStatement()
-  searchFast(@Scope() scope: MemoryScope, @Body() dto: SearchDto, @CallerKeyRecheck() recheck: KeyRecheck | null): Promise<SearchResponse> {
-    return this.search.searchFast(scope, dto, recheck);
+  searchFast(
+    @Scope() scope: MemoryScope,
+    @Body() dto: SearchDto,
+    @CallerKeyRecheck() recheck: KeyRecheck | null,
+    @CallerPrincipal() principal: Principal,
+  ): Promise<SearchResponse> {
+    return this.search.searchFast(scope, dto, recheck, principal);
   }
 }

@@ -102,8 +102,14 @@ export class LessonCheckDoc implements LessonCheck {
   @ApiProperty({
     type: [String],
     maxItems: 3,
-    description: 'One per matched lesson (top 3): `[<severity>] <lesson_type>: <first 100 chars of pattern> (similarity: 0.87)`.',
-    example: ['[high] injection_blocked: ignore previous instructions (similarity: 0.87)'],
+    description:
+      'One per matched lesson (top 3): `[<severity>] <lesson_type>: <first 100 chars of pattern> (similarity: 0.87)`. For an ' +
+      "agent key and a lesson another agent's write or report produced, the text is withheld: " +
+      '`[<severity>] <lesson_type>: (withheld; lesson <id>, rules: <rule ids>) (similarity: 0.87)` (rules only when the lesson has them).',
+    example: [
+      '[high] injection_blocked: ignore previous instructions (similarity: 0.87)',
+      '[high] injection_blocked: (withheld; lesson 7d1f0b9e-2c4a-4e8b-9a51-3f6c2d8e1a40, rules: injection:ignore-previous) (similarity: 0.91)',
+    ],
   })
   warnings: string[];
 
@@ -134,8 +140,12 @@ export class SearchResponseDoc implements SearchResponse {
 
   @ApiProperty({
     type: String,
-    description: 'The memories as a prompt block (empty string when there are none).',
-    example: '## Relevant memories\n1. I moved to Lisbon last year. (chat.example, 2026-11-21)',
+    description:
+      'The memories as a prompt block (empty string when there are none): a heading, then each memory as a fenced entry of three ' +
+      'lines, `<memory n id source date>`, its content on one line (`&<>"` escaped as XML entities), `</memory>`.',
+    example:
+      '## Relevant memories\n<memory n="1" id="7d1f0b9e-2c4a-4e8b-9a51-3f6c2d8e1a40" source="chat.example" date="2026-11-21">\n' +
+      'I moved to Lisbon last year.\n</memory>',
   })
   injection_text: string;
 

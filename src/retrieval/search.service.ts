@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 
 import type { KeyRecheck } from '../common/identity/key-recheck';
+import type { Principal } from '../common/identity/principal';
 import { scopeToWire, type MemoryScope } from '../common/scope/memory-scope';
+import { inSpanSync, memorySpan } from '../common/telemetry/tracing';
 import { toTimestamp } from '../common/validation/timestamp';
 import { EmbeddingService } from '../embeddings/embedding.service';
 import type { LessonCheck } from '../lessons/lesson.types';
@@ -58,7 +60,26 @@ export class SearchService {
    * full-text side is BM25 over the visible rows. When the check matches a critical lesson,
    * the full-text rows are dropped unread and the answer is the block alone.
    */
-  async search(scope: MemoryScope, dto: SearchDto, recheck: KeyRecheck | null = null): Promise<SearchResponse> {
+  search(scope: MemoryScope, dto: SearchDto, recheck: KeyRecheck | null, principal: Principal): Promise<SearchResponse> {
+    return this.traced(scope, 'hybrid', () => this.hybrid(scope, dto, recheck, principal));
+  }
+
+  searchFast(scope: MemoryScope, dto: SearchDto, recheck: KeyRecheck | null, principal: Principal): Promise<SearchResponse> {
+    return this.traced(scope, 'fast', () => this.fast(scope, dto, recheck, principal));
+  }
+
+  /** The `search_memory` span: ids and counts only, never the query or a memory's content. */
+  private traced(scope: MemoryScope, mode: 'hybrid' | 'fast', fn: () => Promise<SearchResponse>): Promise<SearchResponse> {
+    return memorySpan('search_memory', scope, async (span) => {
+      span.setAttribute('atrium.search.mode', mode);
+      const response = await fn();
+      span.setAttribute('gen_ai.memory.record.count', response.count);
+      if (response.lesson_check) span.setAttribute('atrium.lesson_check.safe', response.lesson_check.safe);
+      return response;
+    });
+  }
+
+  private async hybrid(scope: MemoryScope, dto: SearchDto, recheck: KeyRecheck | null, principal: Principal): Promise<SearchResponse> {
     const queryVector = await this.embeddings.embedQuery(dto.query);
     const limit = this.limitFor(dto);
     const filters = this.filtersFor(dto);
@@ -69,7 +90,8 @@ export class SearchService {
     // this promise's own failure must not go unhandled while nobody awaits it.
     texts.catch(() => undefined);
     const found = await this.repository.gatedNearest(scope, queryVector, { k, filters, gate: this.lessons.gate(), recheck });
-    const check = found.lessons === null ? null : this.lessons.summarize(found.lessons as LessonMatch[]);
+    const check = this.checkLessons(found.lessons as LessonMatch[] | null, principal);
+    if (check && !check.safe) await this.lessons.failedClosed(scope, found.lessons as LessonMatch[], check.highest_severity);
     if (check && !check.safe) return this.answer(scope, check, []);
     const now = dto.reference_time ? toTimestamp(dto.reference_time) : new Date();
     const hits = fuseAndRescore(found.rows, await texts, now, dto.query)
@@ -84,7 +106,7 @@ export class SearchService {
    * returns no memory, so none is read, cited or counted as accessed. With an API key taken
    * from memory (`recheck`), the same statement checks that the key is still unrevoked.
    */
-  async searchFast(scope: MemoryScope, dto: SearchDto, recheck: KeyRecheck | null = null): Promise<SearchResponse> {
+  private async fast(scope: MemoryScope, dto: SearchDto, recheck: KeyRecheck | null, principal: Principal): Promise<SearchResponse> {
     const queryVector = await this.embeddings.embedQuery(dto.query);
     const gate = this.lessons.gate();
     const found = await this.repository.gatedNearest(scope, queryVector, {
@@ -93,9 +115,29 @@ export class SearchService {
       gate,
       recheck,
     });
-    const check = found.lessons === null ? null : this.lessons.summarize(found.lessons as LessonMatch[]);
+    const check = this.checkLessons(found.lessons as LessonMatch[] | null, principal);
+    if (check && !check.safe) await this.lessons.failedClosed(scope, found.lessons as LessonMatch[], check.highest_severity);
     const hits = found.rows.map((row) => toSearchHit(row.memory, 1 - row.distance, 1 - row.distance));
     return this.answer(scope, check, hits);
+  }
+
+  /**
+   * The lesson check's verdict, in its own span. The matching itself runs inside the vector
+   * statement (its SQL span); this is the summary of what matched: counts and severity only.
+   */
+  private checkLessons(matches: LessonMatch[] | null, principal: Principal): LessonCheck | null {
+    if (matches === null) return null;
+    return inSpanSync(
+      'atrium.lesson_check',
+      () => ({ 'atrium.lesson_check.candidates': matches.length }),
+      (span) => {
+        const check = this.lessons.summarize(matches, principal);
+        span.setAttribute('atrium.lesson_check.matched_count', check.matched_count);
+        span.setAttribute('atrium.lesson_check.safe', check.safe);
+        if (check.highest_severity) span.setAttribute('atrium.lesson_check.highest_severity', check.highest_severity);
+        return check;
+      },
+    );
   }
 
   /** The response, with the lesson block when there was a check; a failed check answers no hits. */

@@ -5,6 +5,7 @@ import { DomainError } from '../common/errors/domain-error';
 import { ExpiringMap, ExpiringSet } from '../common/expiring-set';
 import type { KeyRecheck } from '../common/identity/key-recheck';
 import type { MemoryScope } from '../common/scope/memory-scope';
+import { inSpan } from '../common/telemetry/tracing';
 import type { Bm25Population } from '../database/access/bm25-statement';
 import { MemoryAccess } from '../database/access/memory-access';
 import type { LessonGate, LessonHit, SearchStatementResult } from '../database/access/search-statement';
@@ -135,7 +136,19 @@ export class VectorSearch {
    * `recheck`: the API key the guard took from memory; the first statement re-checks that it
    * is unrevoked and, if it is not, nothing is returned and the request is answered 401.
    */
-  async gatedNearest(scope: MemoryScope, embedding: readonly number[], request: GatedRequest): Promise<GatedRows> {
+  gatedNearest(scope: MemoryScope, embedding: readonly number[], request: GatedRequest): Promise<GatedRows> {
+    return inSpan(
+      'atrium.vector_search',
+      () => ({ 'atrium.search.k': request.k, 'atrium.lesson_check.in_statement': Boolean(request.gate) }),
+      async (span) => {
+        const found = await this.gated(scope, embedding, request);
+        span.setAttribute('atrium.search.rows', found.rows.length);
+        return found;
+      },
+    );
+  }
+
+  private async gated(scope: MemoryScope, embedding: readonly number[], request: GatedRequest): Promise<GatedRows> {
     const { k, filters = {}, purpose = 'read', recheck = null } = request;
     const q = toVectorLiteral(embedding);
     const key = scopeKey(scope, filters, purpose);
@@ -243,12 +256,30 @@ export class VectorSearch {
    * Full-text candidates (any of the query's words) ranked by BM25 over the caller's visible
    * rows (database/access/bm25-statement.ts), with their vector distance, computed for the k rows kept only.
    */
-  async textMatches(
+  textMatches(
     scope: MemoryScope,
     words: readonly string[],
     embedding: readonly number[],
     k: number,
     filters: SearchFilters = {},
+  ): Promise<ScoredRow[]> {
+    return inSpan(
+      'atrium.bm25',
+      () => ({ 'atrium.search.k': k, 'atrium.bm25.words': words.length }),
+      async (span) => {
+        const rows = await this.bm25(scope, words, embedding, k, filters);
+        span.setAttribute('atrium.search.rows', rows.length);
+        return rows;
+      },
+    );
+  }
+
+  private async bm25(
+    scope: MemoryScope,
+    words: readonly string[],
+    embedding: readonly number[],
+    k: number,
+    filters: SearchFilters,
   ): Promise<ScoredRow[]> {
     // A large scope's N and average length are reused for a minute (bm25-statement.ts,
     // Bm25Population): reading every visible row for them was most of its full-text cost.

@@ -141,7 +141,9 @@ describe('AtriumClient against the real service', () => {
         lessonCheck: { safe: true, warnings: [], highestSeverity: 'none', matchedCount: 0 },
       });
       expect(result.citations).toEqual(result.memories.map((m) => m.id));
-      expect(result.injectionText).toMatch(/^## Relevant memories\n1\. /);
+      expect(result.injectionText).toMatch(
+        /^## Relevant memories\n<memory n="1" id="[0-9a-f-]{36}" source="client-tests" date="\d{4}-\d\d-\d\d">\n/,
+      );
       expect(result.memories[0]).toEqual({
         id: expect.stringMatching(UUID),
         content: expect.any(String),

@@ -1,3 +1,4 @@
+import { ADMIN_TOKEN } from '../support/api-keys';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { fuzz, FUZZ_RUNS, processFaults, seedWorld } from './support/fuzz-run';
 import { call } from './support/load';
@@ -13,7 +14,12 @@ describe('fuzzed requests on every route', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    service = await startService({ ...db.env, CORE_RUNTIME_CONFIG_MUTATION_ENABLED: 'true' });
+    service = await startService({
+      ...db.env,
+      CORE_RUNTIME_CONFIG_MUTATION_ENABLED: 'true',
+      ATRIUM_ADMIN_TOKEN: ADMIN_TOKEN,
+      WEBHOOK_POLL_INTERVAL_MS: '0',
+    });
   });
   afterAll(async () => {
     if (service.alive()) service.child.kill('SIGKILL');

@@ -43,7 +43,8 @@ describe('the request log', () => {
       body: JSON.stringify({ query: `recipe ${MARKER}` }),
     });
     expect(searched.status).toBe(200);
-    const listed = await fetch(`${t.baseUrl}/v1/memories/list?user_id=${encodeURIComponent(user)}`, { headers: asKey });
+    // An agent key names its workspace with its user (a user_id alone asks for user scope: 403).
+    const listed = await fetch(`${t.baseUrl}/v1/memories/list?user_id=${encodeURIComponent(user)}&workspace_id=${ws}`, { headers: asKey });
     expect(listed.status).toBe(200);
     const refused = await fetch(`${t.baseUrl}/v1/whoami`, { headers: { authorization: `Bearer atr_${MARKER}` } });
     expect(refused.status).toBe(401);

@@ -259,7 +259,7 @@ describe('lessons', () => {
       expect(res.body.count).toBe(1);
       expect((await t.http().get('/v1/memories/lessons').query({ user_id: user })).body).toEqual({ lessons: [], count: 0 });
       expect((await t.http().get('/v1/memories/lessons/stats').query({ user_id: user })).body).toEqual({ total_active: 0, by_type: {} });
-      const reported = await report(user, { pattern: 'while off' });
+      const reported = await report(user, { pattern: 'reported while off' });
       expect(reported.status).toBe(200);
       expect(reported.body).toEqual({ lesson_id: null });
       expect((await t.http().delete(`/v1/memories/lessons/${newId()}`).query({ user_id: user })).body).toEqual({ success: false });
@@ -292,7 +292,7 @@ describe('lessons off by environment (LESSONS_ENABLED=false)', () => {
       .http()
       .post('/v1/memories/lessons/report')
       .query({ user_id: user })
-      .send({ pattern: 'p', severity: 'critical' });
+      .send({ pattern: 'pinned pattern', severity: 'critical' });
     expect(reported.status).toBe(200);
     expect(reported.body).toEqual({ lesson_id: null });
     const res = await t.http().post('/v1/memories/search').send({ user_id: user, query: 'anything' });

@@ -475,6 +475,26 @@ describe('memory isolation between users, workspaces and agents', () => {
       expect(await deletedAt(rows.xRestricted)).toBeNull();
     });
 
+    it("answers 403 when agent Y, granted a read of X's restricted memory, deletes it; X keeps it (a grant never allows a change)", async () => {
+      const granted = await store({ ...asX, visibility: 'restricted' }, 'Delete test: the vault opens with the blue key only');
+      expect(
+        (
+          await t
+            .http()
+            .post(`/v1/memories/${granted}/grants`)
+            .send({ ...asX, grantee_agent_id: Y })
+        ).status,
+      ).toBe(201);
+      expect((await t.http().get(`/v1/memories/${granted}`).query(asY)).status).toBe(200);
+      const res = await t.http().delete(`/v1/memories/${granted}`).query(asY);
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ error: 'Only the owning agent may change this memory' });
+      expect(await deletedAt(granted)).toBeNull();
+      expect((await t.http().get(`/v1/memories/${granted}`).query(asX)).status).toBe(200);
+      // The owner still deletes its own restricted memory.
+      expect((await t.http().delete(`/v1/memories/${granted}`).query(asX)).body).toEqual({ success: true });
+    });
+
     it('answers 404 to agent X of another workspace and to another user reusing the same workspace and agent ids', async () => {
       expect(
         (
@@ -529,7 +549,8 @@ describe('memory isolation between users, workspaces and agents', () => {
     // the table above, proven here against every caller and agent_scope, or named below with the
     // suite that proves its isolation, or reads no tenant data. A new route in none of them fails.
     const PROVEN_ELSEWHERE: Record<string, string> = {
-      'DELETE /v1/memories/:id': "this file, 'DELETE /v1/memories/:id'",
+      'DELETE /v1/memories/:id':
+        "this file, 'DELETE /v1/memories/:id' (a grantee's delete is 403); test/memories/visibility.property.e2e.spec.ts",
       'GET /v1/memories/:id/history': "test/memories/lifecycle.e2e.spec.ts, 'isolation of history and expiry'",
       'POST /v1/memories/ingest': "this file, 'ingest de-duplication' (the writer's view); test/memories/llm-ingest.e2e.spec.ts",
       'POST /v1/memories/ingest/quick': "this file, 'ingest de-duplication'",
@@ -537,9 +558,11 @@ describe('memory isolation between users, workspaces and agents', () => {
       'POST /v1/memories/:id/grants': 'test/memories/visibility.property.e2e.spec.ts; routes.e2e.spec.ts (PATCH and grants)',
       'GET /v1/memories/:id/grants': 'routes.e2e.spec.ts (PATCH and grants); test/auth/api-keys.e2e.spec.ts',
       'DELETE /v1/memories/:id/grants/:grantee_agent_id': 'test/memories/visibility.property.e2e.spec.ts',
-      'GET /v1/memories/lessons': "test/lessons/lessons.e2e.spec.ts (never another user's lessons)",
+      'GET /v1/memories/lessons':
+        "test/lessons/lessons.e2e.spec.ts (never another user's lessons); test/lessons/lesson-readers.e2e.spec.ts (another agent's lesson text withheld)",
       'GET /v1/memories/lessons/stats': "test/lessons/lessons.e2e.spec.ts (never another user's lessons)",
-      'POST /v1/memories/lessons/report': "test/lessons/lessons.e2e.spec.ts (one user's lessons never apply to another)",
+      'POST /v1/memories/lessons/report':
+        "test/lessons/lessons.e2e.spec.ts (one user's lessons never apply to another); test/lessons/lesson-readers.e2e.spec.ts (reports)",
       'DELETE /v1/memories/lessons/:id': "test/lessons/lessons.e2e.spec.ts (404 for another user's lesson)",
       'GET /v1/agents/trust': 'test/auth/api-keys.e2e.spec.ts (an agent key reads only its own)',
       'PUT /v1/agents/trust': 'test/auth/api-keys.e2e.spec.ts (never through an agent key)',
@@ -560,6 +583,10 @@ describe('memory isolation between users, workspaces and agents', () => {
       'DELETE /v1/admin/keys/:id': 'API keys (admin token)',
       'GET /v1/admin/audit': 'the audit log (admin token)',
       'GET /v1/whoami': 'the calling key and the ids it is bound to, no rows',
+      'POST /v1/admin/webhooks': 'webhook subscriptions (admin token); who receives which event: test/observability/webhooks.e2e.spec.ts',
+      'GET /v1/admin/webhooks': 'webhook subscriptions (admin token)',
+      'DELETE /v1/admin/webhooks/:id': 'webhook subscriptions (admin token)',
+      'GET /v1/admin/webhooks/deliveries': 'webhook deliveries: ids, event types and statuses, never content (admin token)',
       'GET /mcp': '405: the MCP server is stateless (no event stream)',
       'DELETE /mcp': '405: the MCP server is stateless (no session to end)',
     };

@@ -64,7 +64,7 @@ export class ResponseValidator {
       if (known) return known;
     }
     // No route yet (body-parser errors happen before routing): match the path itself.
-    const method = req.method.toLowerCase();
+    const method = documentedMethod(req.method);
     const candidates = this.paths.filter((p) => p.pattern.test(req.path));
     return candidates.find((p) => p.operations[method]) ?? candidates[0];
   }
@@ -72,7 +72,7 @@ export class ResponseValidator {
   /** Check one JSON response. Never throws: a problem becomes a violation. */
   check(req: Request, status: number, body: unknown): void {
     this.checked++;
-    const method = req.method.toLowerCase();
+    const method = documentedMethod(req.method);
     const url = req.originalUrl.split('?')[0];
     let route = `${req.method} ${url} -> ${status} (no documented operation)`;
     try {
@@ -131,4 +131,9 @@ export class ResponseValidator {
       ...more,
     ].join('\n');
   }
+}
+
+/** The operation a request is documented under: HEAD answers as GET does (without the body). */
+function documentedMethod(method: string): string {
+  return method === 'HEAD' ? 'get' : method.toLowerCase();
 }

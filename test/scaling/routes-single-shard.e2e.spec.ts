@@ -156,6 +156,32 @@ describe('the SQL the service sends under Citus', () => {
     // the inspector's "why can this agent see it?" (issue 26), for the grantee and an outsider
     for (const agent of [other.agent_id, newId()])
       await admin('GET /v1/admin/explain', '/v1/admin/explain', undefined, { ...workspace, agent_id: agent, memory_id: rid });
+    // webhooks (issue 26): a subscription receives the events of the changes above and below
+    const hook = await admin('POST /v1/admin/webhooks', '/v1/admin/webhooks', {
+      ...workspace,
+      url: 'https://hooks.example.com/atrium',
+      events: ['memory.stored', 'memory.updated', 'memory.deleted', 'lesson.recorded', 'lesson.matched'],
+    });
+    await admin('POST /v1/admin/webhooks', '/v1/admin/webhooks', {
+      user_id: user.user_id,
+      url: 'https://hooks.example.com/u',
+      events: ['lesson.recorded'],
+    });
+    await call('POST /v1/memories/ingest/quick', '/v1/memories/ingest/quick', {
+      ...workspace,
+      source_site: 'docs',
+      conversation: 'The venue is booked',
+      skip_extraction: true,
+    });
+    await call('POST /v1/memories/lessons/report', `/v1/memories/lessons/report?user_id=${user.user_id}`, {
+      pattern: 'never book the venue twice',
+      severity: 'critical',
+    });
+    await call('POST /v1/memories/search/fast', '/v1/memories/search/fast', { ...user, query: 'never book the venue twice' });
+    await call('PATCH /v1/memories/:id', `/v1/memories/${rid}`, { ...workspace, metadata: { booked: true } });
+    await admin('GET /v1/admin/webhooks', '/v1/admin/webhooks', undefined, { user_id: user.user_id });
+    await admin('GET /v1/admin/webhooks/deliveries', '/v1/admin/webhooks/deliveries', undefined, { user_id: user.user_id, limit: 10 });
+    await admin('DELETE /v1/admin/webhooks/:id', `/v1/admin/webhooks/${hook.id as string}`);
     await call('GET /v1/whoami', '/v1/whoami');
     // the admin's export of a subject (issue 24)
     await admin('GET /v1/memories/export', '/v1/memories/export', undefined, { user_id: user.user_id });

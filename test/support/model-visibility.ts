@@ -185,18 +185,22 @@ export class VisibilityModel {
 
   /**
    * DELETE /v1/memories/:id: user scope always 200 and only ever touches the caller's own
-   * user-scope row; workspace scope 200 when the caller sees the row (any visible row, not only
-   * its own), else 404.
+   * user-scope row; workspace scope follows the ingest mutation rule (issue 20, finding 8): 200
+   * for a visible row that is the caller's own or open to the whole workspace (`workspace` or
+   * NULL), 403 for a visible row it may not change (another agent's restricted row read through
+   * a grant), else 404.
    */
-  delete(caller: ModelCaller, id: string): 200 | 404 {
+  delete(caller: ModelCaller, id: string): 200 | 403 | 404 {
     const row = this.rows.get(id);
     const target = caller.kind === 'workspace' ? writerView(caller) : caller;
-    const hit = row !== undefined && isVisible(target, row);
-    if (hit) {
+    const seen = row !== undefined && isVisible(target, row);
+    const mayChange =
+      seen && (caller.kind === 'user' || same(row.agentId, caller.agentId) || row.visibility === null || row.visibility === 'workspace');
+    if (mayChange) {
       row.live = false;
       row.versions++;
     }
     if (caller.kind === 'user') return 200;
-    return hit ? 200 : 404;
+    return mayChange ? 200 : seen ? 403 : 404;
   }
 }

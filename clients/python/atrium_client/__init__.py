@@ -33,6 +33,7 @@ from .models import (
     AuditEventList,
     ConfigApplied,
     CreatedApiKey,
+    CreatedWebhookSubscription,
     EffectiveConfig,
     ExpandResult,
     Grant,
@@ -61,6 +62,10 @@ from .models import (
     VisibilityExplanation,
     WhoAmI,
     WireModel,
+    WebhookDelivery,
+    WebhookDeliveryList,
+    WebhookSubscription,
+    WebhookSubscriptionList,
 )
 
 __version__ = "0.1.0"
@@ -88,6 +93,7 @@ __all__ = [
     "ConfigApplied",
     "ConflictError",
     "CreatedApiKey",
+    "CreatedWebhookSubscription",
     "EffectiveConfig",
     "ExpandResult",
     "Grant",
@@ -125,4 +131,8 @@ __all__ = [
     "WhoAmI",
     "WireModel",
     "__version__",
+    "WebhookDelivery",
+    "WebhookDeliveryList",
+    "WebhookSubscription",
+    "WebhookSubscriptionList",
 ]

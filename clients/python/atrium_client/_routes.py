@@ -25,6 +25,7 @@ from .models import (
     ConfigApplied,
     CreatedApiKey,
     ErasureReceipt,
+    CreatedWebhookSubscription,
     ExpandResult,
     Grant,
     GrantList,
@@ -42,6 +43,8 @@ from .models import (
     VisibilityExplanation,
     WhoAmI,
     WireModel,
+    WebhookDeliveryList,
+    WebhookSubscriptionList,
 )
 
 #: Which scope fields a route takes:
@@ -107,6 +110,10 @@ ADMIN_ROUTES: dict[str, Route] = {
     "explain_visibility": Route("GET", "/v1/admin/explain", VisibilityExplanation, auth="admin"),
     # Repeating it erases nothing more: safe to send twice.
     "erase": Route("POST", "/v1/admin/erase", ErasureReceipt, auth="admin"),
+    "create_webhook": Route("POST", "/v1/admin/webhooks", CreatedWebhookSubscription, idempotent=False, auth="admin"),
+    "list_webhooks": Route("GET", "/v1/admin/webhooks", WebhookSubscriptionList, auth="admin"),
+    "delete_webhook": Route("DELETE", "/v1/admin/webhooks/{id}", Success, auth="admin"),
+    "webhook_deliveries": Route("GET", "/v1/admin/webhooks/deliveries", WebhookDeliveryList, auth="admin"),
     # With AUTH_MODE=off the service does not check the token on this route.
     "update_config": Route("PUT", "/v1/memories/config", ConfigApplied, auth="admin"),
 }

@@ -1,4 +1,4 @@
-"""``AtriumAdmin``: the admin routes (API keys, audit log, runtime config), with the admin token."""
+"""``AtriumAdmin``: the admin routes (API keys, audit log, webhooks, runtime config), with the admin token."""
 
 from __future__ import annotations
 
@@ -11,7 +11,19 @@ from ._core import DEFAULT_TIMEOUT, ClientCore
 from ._http import Retry, attempt, retry_delay
 from ._routes import ADMIN_ROUTES, Scope
 from .errors import AtriumException
-from .models import ApiKeyList, AuditEventList, ConfigApplied, CreatedApiKey, ErasureReceipt, KeyRole, Success, VisibilityExplanation
+from .models import (
+    ApiKeyList,
+    AuditEventList,
+    ConfigApplied,
+    CreatedApiKey,
+    CreatedWebhookSubscription,
+    ErasureReceipt,
+    KeyRole,
+    Success,
+    VisibilityExplanation,
+    WebhookDeliveryList,
+    WebhookSubscriptionList,
+)
 
 
 class AtriumAdmin:
@@ -94,6 +106,41 @@ class AtriumAdmin:
         """Erase a user, one of its workspaces, or one agent of that workspace, for good (one
         transaction); the receipt's ``residue`` is counted again after the deletion (all 0)."""
         return self._call("erase", locals())
+
+    def create_webhook(
+        self,
+        user_id: str,
+        url: str,
+        events: Sequence[str],
+        *,
+        workspace_id: str | None = None,
+        agent_id: str | None = None,
+        secret: str | None = None,
+    ) -> CreatedWebhookSubscription:
+        """Subscribe ``url`` to events (``memory.stored``, ``memory.updated``, ``memory.deleted``,
+        ``lesson.recorded``, ``lesson.matched``) about what the user (or, with workspace_id and
+        agent_id, that agent) can read. The signing ``secret`` is in this answer only."""
+        return self._call("create_webhook", locals())
+
+    def list_webhooks(self, *, user_id: str | None = None) -> WebhookSubscriptionList:
+        """Subscriptions, newest first (never the secret), optionally of one user."""
+        return self._call("list_webhooks", locals())
+
+    def delete_webhook(self, id: str) -> Success:
+        """Unsubscribe (its pending deliveries go with it); NotFoundError for an unknown id."""
+        return self._call("delete_webhook", locals())
+
+    def webhook_deliveries(
+        self,
+        *,
+        user_id: str | None = None,
+        subscription_id: str | None = None,
+        status: str | None = None,
+        limit: int | None = None,
+    ) -> WebhookDeliveryList:
+        """Deliveries, newest first: ``status`` ``pending``, ``delivered`` or ``dead`` (the dead
+        letters); ``limit`` 1..500, default 100."""
+        return self._call("webhook_deliveries", locals())
 
     def update_config(
         self,

@@ -360,6 +360,62 @@ class ApiKeyList(WireModel):
 
 
 @dataclass(frozen=True, kw_only=True)
+class WebhookSubscription(WireModel):
+    """A webhook subscription as listed: never the secret. With workspace_id and agent_id it
+    receives events about what that agent can read; without, about the user's personal memories."""
+
+    WIRE_SCHEMAS = ("WebhookSubscription",)
+    id: str
+    user_id: str
+    workspace_id: str | None = None
+    agent_id: str | None = None
+    url: str
+    events: list[str]
+    created_at: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class CreatedWebhookSubscription(WebhookSubscription):
+    """The creation answer: the only time the signing ``secret`` is shown."""
+
+    WIRE_SCHEMAS = ("CreatedWebhookSubscription",)
+    secret: str = field(repr=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class WebhookSubscriptionList(WireModel):
+    WIRE_SCHEMAS = ("WebhookSubscriptionList",)
+    subscriptions: list[WebhookSubscription]
+    count: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class WebhookDelivery(WireModel):
+    """One event for one subscriber: ``pending``, ``delivered`` or ``dead`` (dead-lettered)."""
+
+    WIRE_SCHEMAS = ("WebhookDelivery",)
+    #: The ``webhook-id`` header, the same on every attempt.
+    id: str
+    event_id: str
+    subscription_id: str
+    user_id: str
+    event_type: str
+    status: str
+    attempts: int
+    next_attempt_at: str
+    last_error: str | None = None
+    created_at: str
+    delivered_at: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class WebhookDeliveryList(WireModel):
+    WIRE_SCHEMAS = ("WebhookDeliveryList",)
+    deliveries: list[WebhookDelivery]
+    count: int
+
+
+@dataclass(frozen=True, kw_only=True)
 class AuditEvent(WireModel):
     WIRE_SCHEMAS = ("AuditEvent",)
     id: str

@@ -18,11 +18,16 @@ export const DOMAIN_ERRORS = {
   NOT_GRANT_OWNER: { status: 403, message: 'Only the owning agent may manage grants' },
   NOT_VISIBILITY_OWNER: { status: 403, message: 'Only the owning agent may change visibility' },
   NOT_MEMORY_OWNER: { status: 403, message: 'Only the owning agent may change this memory' },
+  REPORT_SEVERITY_FORBIDDEN: {
+    status: 403,
+    message: 'An agent key may report lessons of at most high severity; critical needs a user key, a service key or AUTH_MODE=off',
+  },
   MEMORY_NOT_FOUND: { status: 404, message: 'Memory not found' },
   LESSON_NOT_FOUND: { status: 404, message: 'Lesson not found' },
   GRANT_NOT_FOUND: { status: 404, message: 'Grant not found' },
   KEY_NOT_FOUND: { status: 404, message: 'API key not found' },
   ROUTE_NOT_FOUND: { status: 404, message: 'Route not found' },
+  WEBHOOK_NOT_FOUND: { status: 404, message: 'Webhook subscription not found' },
   MCP_METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed: this MCP server is stateless; send JSON-RPC with POST /mcp' },
   ERASURE_AGENT_NEEDS_WORKSPACE: { status: 400, message: 'agent_id requires workspace_id' },
   ERASURE_RESIDUE: { status: 409, message: 'erasure left residue and was rolled back: nothing was erased (retry)' },
@@ -34,8 +39,9 @@ export const DOMAIN_ERRORS = {
   CONFIG_MUTATION_DISABLED: { status: 410, message: 'Runtime config mutation is deprecated for production and disabled' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Content-Type must be application/json' },
   RATE_LIMITED: { status: 429, message: 'rate limit exceeded for this API key' },
-  EMBEDDING_PROVIDER_BAD_RESPONSE: { status: 502, message: 'Embedding provider returned an invalid response' },
-  EMBEDDING_PROVIDER_UNAVAILABLE: { status: 503, message: 'Embedding provider unavailable' },
+  // The caller reads one message for both; the provider's details (URL, socket error, body) are logged only.
+  EMBEDDING_PROVIDER_BAD_RESPONSE: { status: 502, message: 'embedding service unavailable' },
+  EMBEDDING_PROVIDER_UNAVAILABLE: { status: 503, message: 'embedding service unavailable' },
   DATABASE_UNAVAILABLE: { status: 503, message: 'Database unavailable' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 
 import type { AppEnv } from '../../env/env.schema';
 
@@ -16,6 +17,38 @@ export function applyServerLimits(server: Server, env: AppEnv): void {
   // Node checks the two request timeouts every connectionsCheckingInterval (30 s by default,
   // read when the server starts listening); check every second so they are kept to the second.
   (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = 1000;
+  answerClientErrors(server);
+}
+
+/** What Node answers (status and reason) for the parse errors it refuses before any route runs, and our message. */
+const CLIENT_ERRORS: Record<string, [number, string, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'Request headers are too large'],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'Payload Too Large', 'Chunk extensions are too large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'Request timed out'],
+};
+const MALFORMED: [number, string, string] = [400, 'Bad Request', 'Malformed HTTP request'];
+
+/**
+ * Errors Node's HTTP parser raises before Express sees a request (headers too large, a request
+ * that times out, malformed HTTP) answered with the same `{ "error": ... }` envelope as every
+ * route, where Node's own answer has an empty body. As Node does: only when nothing was written
+ * on the socket yet, and the connection is closed after.
+ */
+export function answerClientErrors(server: Server): void {
+  if (server.listeners('clientError').length > 0) return;
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    const written = (socket as Duplex & { bytesWritten?: number }).bytesWritten ?? 0;
+    if (error.code === 'ECONNRESET' || !socket.writable || written > 0) {
+      socket.destroy();
+      return;
+    }
+    const [status, reason, message] = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED;
+    const body = JSON.stringify({ error: message });
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
 }
 
 /**

@@ -22,7 +22,8 @@ function requireSame(given: unknown, bound: string, uuid: boolean): void {
  * parameters left out are filled in from the key; given ones must equal the key's, else 403.
  * - open (AUTH_MODE=off) and service keys: the parameters as they are.
  * - user key: its user, user scope only (a workspace_id is 403).
- * - agent key: its user, workspace and agent (there is no user scope for it).
+ * - agent key: its user, workspace and agent (there is no user scope for it: a user_id
+ *   without a workspace_id, which asks for user scope, is 403).
  * agent_scope is left alone: it narrows what visibility allows and never widens it.
  */
 export function bindScopeToPrincipal(raw: RawScopeInput, principal: Principal): RawScopeInput {
@@ -36,6 +37,9 @@ export function bindScopeToPrincipal(raw: RawScopeInput, principal: Principal): 
       return { ...raw, user_id: principal.userId };
     case 'agent':
       requireSame(raw.user_id, principal.userId, false);
+      // A user_id without a workspace_id asks for user scope (spec), which an agent key never has
+      // (CONTRACT section 10): 403, never a silent re-scope to the key's workspace.
+      if (present(raw.user_id) && !present(raw.workspace_id)) mismatch();
       requireSame(raw.workspace_id, principal.workspaceId, true);
       requireSame(raw.agent_id, principal.agentId, true);
       return { ...raw, user_id: principal.userId, workspace_id: principal.workspaceId, agent_id: principal.agentId };

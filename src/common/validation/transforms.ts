@@ -1,6 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsString, MaxLength, MinLength, registerDecorator, type ValidationOptions } from 'class-validator';
 
+import { NOT_ONE_LINE } from '../../contract/wire-types';
 import { MAX_USER_ID_LENGTH, SCOPE_MESSAGES } from '../scope/parse-memory-scope';
 
 /** Query strings arrive as text: convert base-10 integers explicitly, leave anything else to fail validation. */
@@ -65,3 +66,20 @@ export const IsUserId = (): PropertyDecorator => (target: object, propertyName: 
   MinLength(1, { message: SCOPE_MESSAGES.userId })(target, propertyName);
   MaxLength(MAX_USER_ID_LENGTH, { message: SCOPE_MESSAGES.userIdTooLong })(target, propertyName);
 };
+
+/** One line of printable text (no control characters or line breaks); `$property` names the field. */
+export function IsOneLine(options?: ValidationOptions): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) => {
+    registerDecorator({
+      name: 'isOneLine',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options: { message: '$property must be one line of printable text (no line breaks or control characters)', ...options },
+      validator: {
+        validate(value: unknown) {
+          return typeof value === 'string' && !NOT_ONE_LINE.test(value);
+        },
+      },
+    });
+  };
+}

@@ -37,6 +37,9 @@ export const SUBJECT_TABLES = {
   agents: { user: 'user_id', workspace: null, agent: ['agent_id'] },
   api_keys: { user: 'user_id', workspace: 'workspace_id', agent: ['agent_id'] },
   audit_events: { user: 'user_id', workspace: 'workspace_id', agent: ['agent_id'] },
+  webhook_subscriptions: { user: 'user_id', workspace: 'workspace_id', agent: ['agent_id'] },
+  // Events name a workspace, agent or memory only inside the payload (matched as text, as audit details are).
+  webhook_outbox: { user: 'user_id', workspace: null, agent: [] },
 } as const satisfies Record<string, SubjectColumns>;
 
 export type SubjectTable = keyof typeof SUBJECT_TABLES;
@@ -84,6 +87,10 @@ function bound(subject: ErasureSubject): Bound {
 function namesSubject(table: SubjectTable, subject: ErasureSubject): string | null {
   const columns: SubjectColumns = SUBJECT_TABLES[table];
   const user = `t.${columns.user} = $1`;
+  if (table === 'webhook_outbox' && subject.kind !== 'user') {
+    const id = subject.kind === 'workspace' ? 'CAST(CAST($2 AS uuid) AS text)' : 'CAST(CAST($3 AS uuid) AS text)';
+    return `${user} AND strpos(CAST(t.payload AS text), ${id}) > 0`;
+  }
   switch (subject.kind) {
     case 'user':
       return user;
@@ -191,7 +198,9 @@ export async function eraseSubject(manager: EntityManager, subject: ErasureSubje
     }
   }
   erased.memories = await counted(manager, `DELETE FROM memories m WHERE ${memories}`, parameters);
-  for (const table of ['episodes', 'agents', 'api_keys'] as const) {
+  // Pending and past deliveries about the subject, then the subscriptions that read as it (their
+  // remaining deliveries go with them by the foreign key).
+  for (const table of ['episodes', 'agents', 'api_keys', 'webhook_outbox', 'webhook_subscriptions'] as const) {
     const condition = namesSubject(table, subject);
     if (condition !== null) erased[table] = await counted(manager, `DELETE FROM ${table} t WHERE ${condition}`, parameters);
   }

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 import type { Pool, PoolClient } from 'pg';
 import { DataSource, type EntityManager, type ObjectLiteral, type SelectQueryBuilder, type UpdateQueryBuilder } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
@@ -49,6 +51,7 @@ import {
   type ReadRule,
   type ReadTime,
 } from './visibility';
+import { LESSON_MATCHED_SQL, outboxCtes } from './webhook-outbox';
 
 export type NewMemory = Omit<MemoryEntity, 'deletedAt' | 'supersededAt' | 'supersededBy' | 'version' | 'validUntil'>;
 
@@ -69,7 +72,7 @@ export interface MemoryVersionRow {
 }
 
 /** The columns a version row copies from the memory as it is after the change. */
-const VERSIONED_COLUMNS = 'user_id, id, version, content, metadata, visibility, expires_at, workspace_id';
+const VERSIONED_COLUMNS = 'user_id, id, version, content, metadata, visibility, expires_at, workspace_id, agent_id';
 
 /**
  * One memory of a user as an agent of a workspace meets the read rule (explainVisibility):
@@ -244,8 +247,9 @@ export class MemoryAccess {
    * row are data-modifying CTEs, so a change without its version, or a version without its
    * change, cannot happen. Two concurrent changes of one memory serialise on its row lock (the
    * second UPDATE waits, then re-reads the row under READ COMMITTED and takes the next
-   * version), so neither version is lost. `by` is the changing agent (null in user scope).
-   * Returns the new version, or null when no row matched.
+   * version), so neither version is lost. The version row's agent is the changing agent (null
+   * in user scope), which need not be the row's owner (an ingest UPDATE of another agent's
+   * workspace row). Returns the new version and the row's owning agent, or null when no row matched.
    */
   async changeMemory(
     scope: MemoryScope,
@@ -255,7 +259,7 @@ export class MemoryAccess {
     change: VersionChange,
     actor: Actor,
     options: { time?: ReadTime; parameters?: ObjectLiteral } = {},
-  ): Promise<number | null> {
+  ): Promise<{ version: number; ownerAgentId: string | null } | null> {
     const [updateSql, updateParameters] = this.scopedUpdateBuilder(
       scope,
       purpose,
@@ -267,17 +271,17 @@ export class MemoryAccess {
       .returning(VERSIONED_COLUMNS)
       .getQueryAndParameters();
     const n = updateParameters.length;
-    const rows: { version: number }[] = await this.manager.query(
+    const rows: { version: number; owner_agent_id: string | null }[] = await this.manager.query(
       `WITH changed AS (${updateSql}),
             versioned AS (
               INSERT INTO memory_versions (user_id, memory_id, version, change, content, metadata, visibility, expires_at, workspace_id, agent_id, key_id)
               SELECT c.user_id, c.id, c.version, $${n + 1}, c.content, c.metadata, c.visibility, c.expires_at, c.workspace_id, $${n + 2}, $${n + 3}
                 FROM changed c
               RETURNING version)
-       SELECT version FROM versioned`,
+       SELECT v.version, c.agent_id AS owner_agent_id FROM versioned v CROSS JOIN changed c`,
       [...updateParameters, change, changingAgent(scope), actor.keyId],
     );
-    return rows[0]?.version ?? null;
+    return rows[0] ? { version: rows[0].version, ownerAgentId: rows[0].owner_agent_id } : null;
   }
 
   /**
@@ -628,10 +632,12 @@ export class MemoryAccess {
       return;
     }
     const audit = auditInsert(actor, events, parameters.length);
-    await this.manager.query(`WITH stored AS (${insertSql}), ${versioned}, audited AS (${audit.sql}) SELECT 1`, [
-      ...parameters,
-      ...audit.parameters,
-    ]);
+    // The webhook events of the new rows, in the same statement (webhook-outbox.ts).
+    const outbox = outboxCtes(events, 'stored', parameters.length + audit.parameters.length);
+    await this.manager.query(
+      `WITH stored AS (${insertSql}), ${versioned}, ${[`audited AS (${audit.sql})`, ...outbox.ctes].join(', ')} SELECT 1`,
+      [...parameters, ...audit.parameters, ...outbox.parameters],
+    );
   }
 
   /**
@@ -679,10 +685,28 @@ export class MemoryAccess {
 
   /**
    * Append audit events with this MemoryAccess's manager: inside `transaction(fn)`, in the same
-   * transaction as the change they record (database/audit/audit-log.ts).
+   * transaction as the change they record (database/audit/audit-log.ts), with the webhook
+   * events they make in the same statement (webhook-outbox.ts).
    */
   async audit(actor: Actor, ...events: AuditEvent[]): Promise<void> {
-    await appendAuditEvents(this.manager, actor, events);
+    if (events.length === 0) return;
+    const audit = auditInsert(actor, events, 0);
+    const outbox = outboxCtes(events, 'memories', audit.parameters.length);
+    if (outbox.ctes.length === 0) return appendAuditEvents(this.manager, actor, events);
+    await this.manager.query(`WITH audited AS (${audit.sql}), ${outbox.ctes.join(', ')} SELECT 1`, [
+      ...audit.parameters,
+      ...outbox.parameters,
+    ]);
+  }
+
+  /**
+   * The `lesson.matched` webhook event of a search that failed closed on a critical lesson:
+   * lesson ids and severity, to the subscribers in the search's scope. No change to commit
+   * with, so it is one statement of its own.
+   */
+  async lessonMatched(scope: MemoryScope, lessonIds: readonly string[], highestSeverity: string): Promise<void> {
+    const workspace = scope.kind === 'workspace' ? [scope.workspaceId, scope.agentId] : [null, null];
+    await this.manager.query(LESSON_MATCHED_SQL, [randomUUID(), scope.userId, ...workspace, JSON.stringify(lessonIds), highestSeverity]);
   }
 
   async insertEpisode(episode: EpisodeEntity): Promise<void> {
@@ -739,7 +763,14 @@ export class MemoryAccess {
     return row ?? null;
   }
 
-  /** Insert a grant on an owned restricted memory; its created_at when new, null otherwise. */
+  /**
+   * Insert a grant on an owned restricted memory; its created_at when new, null otherwise. The
+   * memory row is read FOR SHARE: a visibility change in flight (an UPDATE holding the row, then
+   * dropping the grants in its transaction) makes this statement wait and re-check
+   * `visibility = 'restricted'` on the committed row, and a change that comes after waits for
+   * this grant to commit and then drops it. Without the lock the grant read the old row and
+   * survived the change (issue 20, finding 9).
+   */
   async insertGrant(scope: WorkspaceScope, memoryId: string, granteeAgentId: string): Promise<Date | null> {
     const [selectSql, params] = this.ownedMemory(scope, memoryId)
       .select('m.id', 'memory_id')
@@ -752,7 +783,7 @@ export class MemoryAccess {
       .getQueryAndParameters();
     const inserted: { created_at: Date }[] = await this.manager.query(
       `INSERT INTO memory_visibility_grants (memory_id, user_id, workspace_id, grantee_agent_id, granted_by_agent_id)
-       ${selectSql}
+       ${selectSql} FOR SHARE OF m
        ON CONFLICT (memory_id, grantee_agent_id) DO NOTHING
        RETURNING created_at`,
       params,

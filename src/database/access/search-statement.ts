@@ -8,6 +8,11 @@ export interface LessonHit {
   pattern: string;
   severity: string;
   similarity: number;
+  /** The agent (and its workspace) whose write or report produced the lesson; null for the user's own. */
+  agent_id: string | null;
+  workspace_id: string | null;
+  /** The gate's rule ids (injection lessons), else null. */
+  rules: string[] | null;
 }
 
 /** The lesson check inside a search statement: the user's active lessons within `maxDistance`, closest `limit`. */
@@ -56,7 +61,9 @@ export function searchStatementSql(candidates: string, gated: boolean, candidate
     : '';
   const lessons = gated
     ? `lesson_hits AS (
-    SELECT l.id, l.lesson_type, l.pattern, l.severity, 1 - (l.embedding <=> CAST(:q AS vector)) AS similarity
+    SELECT l.id, l.lesson_type, l.pattern, l.severity, 1 - (l.embedding <=> CAST(:q AS vector)) AS similarity,
+           l.metadata->>'agentId' AS agent_id, l.metadata->>'workspaceId' AS workspace_id,
+           CASE WHEN jsonb_typeof(l.metadata->'rules') = 'array' THEN l.metadata->'rules' END AS rules
       FROM lessons l
      WHERE l.user_id = :vis_userId AND l.active AND (l.embedding <=> CAST(:q AS vector)) <= :lessonMaxDistance
      ORDER BY l.embedding <=> CAST(:q AS vector), l.id

@@ -33,9 +33,9 @@ const MODE_POLICY: Record<VisibilityMode, { othersRead: 'all' | 'none' | 'grante
  * Why a statement touches memories. Each purpose is one rule set; no caller adjusts a scope
  * to get a different rule (the agent_scope rules included).
  * - `read`: what the caller may see, narrowed by its agent_scope (search, get, list, expand,
- *   access bookkeeping, user-scope delete and workspace delete of a visible row).
- * - `ingest-mutation`: rows an ingest decision may change: visible to the writer, and its own
- *   or shared with the whole workspace. agent_scope is ignored (writes are not narrowed).
+ *   access bookkeeping).
+ * - `ingest-mutation`: rows an ingest decision, or a DELETE, may change: visible to the writer,
+ *   and its own or shared with the whole workspace. agent_scope is ignored (writes are not narrowed).
  * - `writer-view`: everything the caller may read, agent_scope ignored: what a writer compares
  *   a new fact with (de-duplication, the LLM's decisions), and what tells "not yours" (403)
  *   from "not there" (404) on owner routes.
@@ -46,10 +46,19 @@ export type AccessPurpose = 'read' | 'writer-view' | 'ingest-mutation' | 'owner'
 
 export type ScopableBuilder<T extends ObjectLiteral> = SelectQueryBuilder<T> | UpdateQueryBuilder<T>;
 
-/** A grant row for the caller on the memory `a` (same user and workspace as the caller). */
-const grantExists = (a: string): string =>
-  `EXISTS (SELECT 1 FROM memory_visibility_grants vis_g WHERE vis_g.user_id = :vis_userId` +
-  ` AND vis_g.workspace_id = :vis_workspaceId AND vis_g.grantee_agent_id = :vis_agentId AND vis_g.memory_id = ${a}.id)`;
+/** Who reads, as SQL expressions: the caller's bound `vis_` parameters, or a subscription row's columns (webhooks). */
+interface Reader {
+  userId: string;
+  workspaceId: string;
+  agentId: string;
+}
+
+const CALLER: Reader = { userId: ':vis_userId', workspaceId: ':vis_workspaceId', agentId: ':vis_agentId' };
+
+/** A grant row for the reader on the memory `a` (same user and workspace as the reader). */
+const grantExists = (a: string, who: Reader = CALLER): string =>
+  `EXISTS (SELECT 1 FROM memory_visibility_grants vis_g WHERE vis_g.user_id = ${who.userId}` +
+  ` AND vis_g.workspace_id = ${who.workspaceId} AND vis_g.grantee_agent_id = ${who.agentId} AND vis_g.memory_id = ${a}.id)`;
 
 /**
  * The only place that writes the memory visibility predicate. Every statement on memories
@@ -247,10 +256,10 @@ export type ReadRule = 'owner' | 'workspace' | 'grant';
  * writes them. readableByOthersOrOwn OR-s them all; readRuleConditions groups them by rule for
  * MemoryAccess.explainVisibility, so the explanation and the predicate are the same SQL.
  */
-function readAlternatives(a: string): { rule: ReadRule; sql: string }[] {
+function readAlternatives(a: string, who: Reader = CALLER): { rule: ReadRule; sql: string }[] {
   const alternatives: { rule: ReadRule; sql: string }[] = [
     { rule: 'workspace', sql: `${a}.visibility IS NULL` },
-    { rule: 'owner', sql: `${a}.agent_id = :vis_agentId` },
+    { rule: 'owner', sql: `${a}.agent_id = ${who.agentId}` },
   ];
   for (const mode of VISIBILITY_MODES) {
     const othersRead = MODE_POLICY[mode].othersRead;
@@ -259,7 +268,7 @@ function readAlternatives(a: string): { rule: ReadRule; sql: string }[] {
         alternatives.push({ rule: 'workspace', sql: `${a}.visibility = '${mode}'` });
         break;
       case 'grantees':
-        alternatives.push({ rule: 'grant', sql: `(${a}.visibility = '${mode}' AND ${grantExists(a)})` });
+        alternatives.push({ rule: 'grant', sql: `(${a}.visibility = '${mode}' AND ${grantExists(a, who)})` });
         break;
       case 'none':
         break;
@@ -271,8 +280,8 @@ function readAlternatives(a: string): { rule: ReadRule; sql: string }[] {
 }
 
 /** Read rule: own rows, legacy NULL rows, and what MODE_POLICY opens to other agents. */
-function readableByOthersOrOwn(a: string): string {
-  return `(${readAlternatives(a)
+function readableByOthersOrOwn(a: string, who: Reader = CALLER): string {
+  return `(${readAlternatives(a, who)
     .map((alternative) => alternative.sql)
     .join(' OR ')})`;
 }
@@ -312,4 +321,21 @@ function agentScopeCondition(a: string, agentScope: AgentScope): string | undefi
     default:
       return assertNever(agentScope);
   }
+}
+
+/**
+ * The read rule for a webhook subscription: whether the memory row `m` is one the
+ * subscription row `s` could read with an API key of the same bindings (agent_scope `all`,
+ * any moment). A subscription without a workspace is a user key: the user's personal rows.
+ * With one, an agent key: the read alternatives above, with the subscription's agent in
+ * place of the caller; `userId` is the SQL of the user both belong to. Used in the statement that writes a change's outbox rows
+ * (webhook-outbox.ts), so an event about a memory reaches only subscribers who could read it.
+ */
+export function subscriberReadCondition(m: string, s: string, userId: string): string {
+  // The user as a bound value (`userId`), so each statement stays on one user's rows (and shard).
+  const who: Reader = { userId, workspaceId: `${s}.workspace_id`, agentId: `${s}.agent_id` };
+  return (
+    `(${m}.user_id = ${s}.user_id AND ((${s}.workspace_id IS NULL AND ${m}.workspace_id IS NULL)` +
+    ` OR (${s}.workspace_id IS NOT NULL AND ${m}.workspace_id = ${s}.workspace_id AND ${readableByOthersOrOwn(m, who)})))`
+  );
 }

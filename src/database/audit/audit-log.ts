@@ -83,7 +83,7 @@ export function auditInsert(actor: Actor, events: readonly AuditEvent[], offset:
     );
   }
   return {
-    sql: `INSERT INTO audit_events (id, action, user_id, workspace_id, agent_id, key_id, target_id, request_id, detail) VALUES ${values.join(', ')}`,
+    sql: `INSERT INTO audit_events (id, action, user_id, workspace_id, agent_id, key_id, target_id, request_id, detail) VALUES ${values.join(', ')} RETURNING *`,
     parameters,
   };
 }

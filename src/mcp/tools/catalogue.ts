@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { LESSON_SEVERITIES } from '../../contract/wire-types';
+import { LESSON_SEVERITIES, NOT_ONE_LINE } from '../../contract/wire-types';
 import { LIMITS } from '../../memories/dto/limits';
 
 /**
@@ -51,6 +51,7 @@ export const REMEMBER_ARGS = z
       .string({ error: 'source_site must be a string' })
       .min(1, `source_site must be 1 to ${LIMITS.sourceSite} characters`)
       .max(LIMITS.sourceSite, `source_site must be 1 to ${LIMITS.sourceSite} characters`)
+      .refine((value) => !NOT_ONE_LINE.test(value), 'source_site must be one line of printable text (no line breaks or control characters)')
       .optional()
       .describe('Where the fact comes from (default `mcp`); it weighs in the trust score.'),
   })

@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 
+import { ADMIN_TOKEN } from '../../support/api-keys';
+
 /**
  * fast-check generators for every route of the API: each request starts from a valid one and
  * has some fields replaced by hostile values (NUL, lone surrogates, ISO-8601 forms new Date()
@@ -134,6 +136,12 @@ function toQuery(fields: Record<string, unknown>): string {
   const text = params.toString();
   return text ? `?${text}` : '';
 }
+
+/** The admin token of the fuzzed service (test/faults: startService gets ATRIUM_ADMIN_TOKEN). */
+const asAdmin = (request: FuzzRequest): FuzzRequest => ({
+  ...request,
+  headers: { ...request.headers, authorization: `Bearer ${ADMIN_TOKEN}` },
+});
 
 export function requestArbitrary(world: FuzzWorld): fc.Arbitrary<FuzzRequest> {
   const user = fc.constantFrom(...world.users);
@@ -309,6 +317,31 @@ export function requestArbitrary(world: FuzzWorld): fc.Arbitrary<FuzzRequest> {
       duplicate_threshold: fc.double({ min: 0.9, max: 1, noNaN: true }),
       trusted_source_sites: fc.array(fc.constantFrom('docs', 'chat.example'), { maxLength: 2 }),
     }),
+    // Webhook subscriptions and deliveries (issue 26), with the admin token the fuzzed service is given.
+    body('POST', '/v1/admin/webhooks', {
+      user_id: user,
+      workspace_id: fc.constant(world.workspace),
+      agent_id: agent,
+      url: fc.constantFrom(
+        'https://hooks.example.com/atrium',
+        'http://127.0.0.1:9/x',
+        'ftp://example.com/',
+        'https://u:p@example.com/',
+        'http://[::1]/',
+      ),
+      events: fc.subarray(['memory.stored', 'memory.updated', 'memory.deleted', 'lesson.recorded', 'lesson.matched'], { minLength: 1 }),
+      secret: fc.constantFrom('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'whsec_', 'secret'),
+    }).map(asAdmin),
+    query('GET', fc.constant('/v1/admin/webhooks'), { user_id: user }).map(asAdmin),
+    query('GET', fc.constant('/v1/admin/webhooks/deliveries'), {
+      user_id: user,
+      subscription_id: fc.uuid(),
+      status: fc.constantFrom('pending', 'delivered', 'dead'),
+      limit: fc.integer({ min: 1, max: 500 }),
+    }).map(asAdmin),
+    fc
+      .oneof(fc.uuid(), hostileString.map(encodeSegment), fc.constantFrom(...MALFORMED_SEGMENTS))
+      .map((id): FuzzRequest => asAdmin({ method: 'DELETE', path: `/v1/admin/webhooks/${id}` })),
     mcpRequest(world, memoryId),
     // Admin routes without the admin token (401, or 404 when none is configured): the fuzzer
     // must not erase its own world.
