@@ -126,6 +126,10 @@ export class ImportService {
     // The gate, record by record, as ingest gates an input (lessons recorded unless a dry run).
     const passed: Array<Planned & { trustScore: number }> = [];
     for (const item of planned) {
+      if (await this.blockedField(item, actor, options.dryRun)) {
+        result.blocked++;
+        continue;
+      }
       const assessment = await this.gate.assess(item.record.content);
       const [verdict] = await this.gate.screen(
         item.scope,
@@ -182,6 +186,23 @@ export class ImportService {
       }
       pending = retry;
     }
+  }
+
+  /**
+   * The provenance fields reach other agents' prompts beside the text, so each passes the gate's
+   * rules as on ingest (IngestService.screenFields): one the rules block refuses the record and
+   * records its lesson (not in a dry run).
+   */
+  private async blockedField(item: Planned, actor: Actor, dryRun: boolean): Promise<boolean> {
+    const r = item.record;
+    for (const value of [r.sourceSite, r.sourceUrl, r.namespace]) {
+      if (value === null || value === '') continue;
+      const assessment = await this.gate.assess(value);
+      if (!assessment?.findings.some((finding) => finding.source === 'rule' && finding.severity === 'block')) continue;
+      await this.gate.screen(item.scope, r.sourceSite, [value], assessment, actor, !dryRun);
+      return true;
+    }
+    return false;
   }
 
   /** The file's vectors when it was embedded by this embedder (same provider, model, dimensions), else one batch call. */
