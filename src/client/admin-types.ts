@@ -1,4 +1,14 @@
-import type { ApiKeyWire, AuditEventWire, CreatedApiKeyWire, WhoAmIWire, WireKeyRole } from '../contract/admin-wire-types';
+import type {
+  ApiKeyWire,
+  AuditEventWire,
+  CreatedApiKeyWire,
+  CreatedWebhookSubscriptionWire,
+  WebhookDeliveryWire,
+  WebhookSubscriptionWire,
+  WhoAmIWire,
+  WireKeyRole,
+  WireWebhookEvent,
+} from '../contract/admin-wire-types';
 import type { Camelized, VisibilityExplanationWire, WireHiddenBecause, WireVisibilityRule } from '../contract/wire-types';
 
 /** Agents, health and runtime configuration. */
@@ -149,4 +159,50 @@ export interface ErasureReceipt {
   erased: Record<string, number>;
   residue: Record<string, number>;
   erasedAt: string;
+}
+
+/** Admin: webhooks (docs/observability.md#webhooks). */
+export type WebhookEvent = WireWebhookEvent;
+
+export interface CreateWebhookOptions {
+  /** The user whose changes are reported. */
+  userId: string;
+  /** Where the signed POSTs go. */
+  url: string;
+  events: readonly WebhookEvent[];
+  /** With agentId: events about what that agent can read in this workspace. */
+  workspaceId?: string;
+  agentId?: string;
+  /** `whsec_` + base64 of 24 to 64 bytes; omitted: the service generates one. */
+  secret?: string;
+}
+
+/** A subscription as listed: never the secret. */
+export type WebhookSubscription = Camelized<WebhookSubscriptionWire>;
+
+/** The signing `secret` is in this answer only. */
+export type CreatedWebhookSubscription = Camelized<CreatedWebhookSubscriptionWire>;
+
+export interface WebhookSubscriptionList {
+  subscriptions: WebhookSubscription[];
+  count: number;
+}
+
+export type WebhookDeliveryStatus = WebhookDeliveryWire['status'];
+
+export interface WebhookDeliveriesOptions {
+  userId?: string;
+  subscriptionId?: string;
+  /** `dead`: the dead letters. */
+  status?: WebhookDeliveryStatus;
+  /** 1..500, default 100. */
+  limit?: number;
+}
+
+/** One event for one subscriber, and where its delivery stands. */
+export type WebhookDelivery = Camelized<WebhookDeliveryWire>;
+
+export interface WebhookDeliveryList {
+  deliveries: WebhookDelivery[];
+  count: number;
 }

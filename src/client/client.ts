@@ -8,6 +8,8 @@ import type {
   ConfigUpdateResult,
   CreateApiKeyOptions,
   CreatedApiKey,
+  CreatedWebhookSubscription,
+  CreateWebhookOptions,
   EraseOptions,
   ErasureReceipt,
   ExplainVisibilityOptions,
@@ -16,6 +18,9 @@ import type {
   RuntimeConfigPatch,
   SetAgentTrustOptions,
   VisibilityExplanation,
+  WebhookDeliveriesOptions,
+  WebhookDeliveryList,
+  WebhookSubscriptionList,
   WhoAmI,
 } from './admin-types';
 import { keysToCamel, keysToSnake, snakeToCamel } from './case-conversion';
@@ -319,6 +324,32 @@ export class AtriumClient {
   /** Admin: audit events, newest first. */
   auditEvents(options: AuditQueryOptions = {}, call?: CallOptions): Promise<AuditEventList> {
     return this.call({ method: 'GET', path: '/v1/admin/audit', query: query(options), idempotent: true, auth: 'admin' }, call);
+  }
+
+  /**
+   * Admin: subscribe a URL to events about what the user (or, with workspaceId and agentId, that
+   * agent) can read; the signing `secret` is returned this once. Not retried: a repeat makes a second subscription.
+   */
+  createWebhook(options: CreateWebhookOptions, call?: CallOptions): Promise<CreatedWebhookSubscription> {
+    return this.call({ method: 'POST', path: '/v1/admin/webhooks', body: keysToSnake(options), idempotent: false, auth: 'admin' }, call);
+  }
+
+  /** Admin: subscriptions, newest first (never the secret), optionally of one user. */
+  listWebhooks(options: { userId?: string } = {}, call?: CallOptions): Promise<WebhookSubscriptionList> {
+    return this.call({ method: 'GET', path: '/v1/admin/webhooks', query: query(options), idempotent: true, auth: 'admin' }, call);
+  }
+
+  /** Admin: unsubscribe (its pending deliveries go with it). AtriumError 404 for an unknown id. */
+  deleteWebhook(options: { id: string }, call?: CallOptions): Promise<SuccessResult> {
+    return this.call({ method: 'DELETE', path: `/v1/admin/webhooks/${seg(options.id)}`, idempotent: true, auth: 'admin' }, call);
+  }
+
+  /** Admin: deliveries, newest first; `status: 'dead'` lists the dead letters. */
+  webhookDeliveries(options: WebhookDeliveriesOptions = {}, call?: CallOptions): Promise<WebhookDeliveryList> {
+    return this.call(
+      { method: 'GET', path: '/v1/admin/webhooks/deliveries', query: query(options), idempotent: true, auth: 'admin' },
+      call,
+    );
   }
 
   /**

@@ -87,4 +87,13 @@ export type {
   VisibilityExplanation,
   VisibilityRule,
   WhoAmI,
+  CreateWebhookOptions,
+  CreatedWebhookSubscription,
+  WebhookDeliveriesOptions,
+  WebhookDelivery,
+  WebhookDeliveryList,
+  WebhookDeliveryStatus,
+  WebhookEvent,
+  WebhookSubscription,
+  WebhookSubscriptionList,
 } from './admin-types';

@@ -2,6 +2,7 @@
 /// <reference lib="dom" />
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 import type { Page } from 'playwright-core';
@@ -68,7 +69,15 @@ describe('memory inspector in Chromium', () => {
   };
 
   beforeAll(async () => {
-    t = await startLoggedApp({ AUTH_MODE: 'api_key', ATRIUM_ADMIN_TOKEN: ADMIN_TOKEN });
+    // Webhooks: loopback targets allowed, given up after two quick attempts (a dead letter in well under a second).
+    t = await startLoggedApp({
+      AUTH_MODE: 'api_key',
+      ATRIUM_ADMIN_TOKEN: ADMIN_TOKEN,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_POLL_INTERVAL_MS: '100',
+      WEBHOOK_RETRY_BASE_MS: '10',
+      WEBHOOK_MAX_ATTEMPTS: '2',
+    });
     browser = await launchBrowser(t.baseUrl);
 
     keys.owner = await mintKey({ role: 'agent', user_id: user, workspace_id: ws, agent_id: owner, label: 'owner agent' });
@@ -347,6 +356,63 @@ describe('memory inspector in Chromium', () => {
     await admin.close();
   });
 
+  it('webhooks (admin): the subscriptions and a dead letter, never the secret', async () => {
+    // A loopback port taken and released again: nobody listens there, so every attempt fails.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const hookUser = newUser('hooked');
+    const hookKey = await mintKey({ role: 'user', user_id: hookUser, label: 'webhook user' });
+    const sub = await api('POST', '/v1/admin/webhooks', ADMIN_TOKEN, {
+      user_id: hookUser,
+      url: `http://127.0.0.1:${port}/hook?token=receiver-credential`,
+      events: ['memory.stored'],
+    });
+    expect(sub.status).toBe(201);
+    const secret = sub.body.secret as string;
+    await store(hookKey, 'A memory the webhook receiver never hears about');
+    let dead: Json[] = [];
+    for (let i = 0; i < 100 && dead.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      dead = (await api('GET', `/v1/admin/webhooks/deliveries?user_id=${hookUser}&status=dead`, ADMIN_TOKEN)).body.deliveries as Json[];
+    }
+    expect(dead).toEqual([expect.objectContaining({ subscription_id: sub.body.id, event_type: 'memory.stored', attempts: 2 })]);
+
+    const page = await newPage();
+    await signIn(page, { admin: ADMIN_TOKEN });
+    await page.getByRole('link', { name: 'Webhooks' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/ui/webhooks');
+    await page.getByTestId('delivery-count').waitFor();
+    // Filtered by keyboard: the status (arrow keys), the user id, Enter.
+    await page.getByLabel('Delivery status').focus();
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowDown');
+    expect(await page.getByLabel('Delivery status').inputValue()).toBe('dead');
+    await page.getByLabel('User id').focus();
+    await page.keyboard.type(hookUser);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('delivery-count').filter({ hasText: '1 dead letter' }).waitFor();
+    await page.getByTestId('subscription-count').filter({ hasText: '1 subscription' }).waitFor();
+    const row = page.getByTestId('delivery-row');
+    expect(await row.getAttribute('data-id')).toBe(dead[0].id);
+    expect(await row.getAttribute('data-status')).toBe('dead');
+    const cells = await row.locator('td').allTextContents();
+    expect(cells.slice(1, 6)).toEqual(['memory.stored', expect.any(String), hookUser, 'dead', '2']);
+    expect(cells[6]).not.toBe('—');
+    const target = await page.getByTestId('subscription-row').locator('td').nth(4).textContent();
+    expect(target).toBe(`http://127.0.0.1:${port}/hook?…`);
+    const text = await page.evaluate(() => document.body.innerText);
+    expect(text).not.toContain(secret);
+    expect(text).not.toContain('receiver-credential');
+    await shoot(page, 'webhooks');
+
+    await page.getByLabel('Delivery status').selectOption('delivered');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByTestId('delivery-count').filter({ hasText: '0 deliveries' }).waitFor();
+    await page.close();
+  });
+
   it('is readable on a phone: nothing wider than the screen', async () => {
     const page = await newPage(PHONE);
     await signIn(page, { key: keys.owner });
@@ -361,6 +427,7 @@ describe('memory inspector in Chromium', () => {
       ['/ui/lessons', '[data-testid="stats-by-type"]'],
       ['/ui/audit', '[data-testid="audit-count"]'],
       ['/ui/keys', '[data-testid="key-row"]'],
+      ['/ui/webhooks', '[data-testid="delivery-count"]'],
     ] as const) {
       await page.goto(`${t.baseUrl}${path}`);
       await page.locator(ready).first().waitFor();

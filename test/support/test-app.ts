@@ -79,6 +79,9 @@ async function startTestApp(
     ...process.env,
     LOG_LEVEL: 'silent',
     EMBEDDING_PROVIDER: 'hash',
+    // No background webhook delivery rounds unless a suite asks for them: a round is a query at
+    // any moment, which suites that count the queries of one request would see.
+    WEBHOOK_POLL_INTERVAL_MS: '0',
     ...db.env,
     ...overrides,
   });

@@ -10,6 +10,7 @@ import { MemoriesPage } from './pages/memories';
 import { MemoryPage } from './pages/memory';
 import { NotFoundPage } from './pages/not-found';
 import { SignInPage } from './pages/sign-in';
+import { WebhooksPage } from './pages/webhooks';
 import { WhyPage } from './pages/why';
 import { navigate, useRoute, type Route } from './router';
 import { EMPTY_SCOPE, resolveScope, type ScopeDraft } from './scope';
@@ -21,6 +22,7 @@ const NAV: { path: string; label: string; page: Route['page']; needs: 'memories'
   { path: '/lessons', label: 'Lessons', page: 'lessons', needs: 'memories' },
   { path: '/audit', label: 'Audit log', page: 'audit', needs: 'admin' },
   { path: '/keys', label: 'API keys', page: 'keys', needs: 'admin' },
+  { path: '/webhooks', label: 'Webhooks', page: 'webhooks', needs: 'admin' },
   { path: '/config', label: 'Config', page: 'config', needs: 'any' },
 ];
 
@@ -102,6 +104,8 @@ function Page(props: { route: Route }) {
       return <AuditPage />;
     case 'keys':
       return <KeysPage />;
+    case 'webhooks':
+      return <WebhooksPage />;
     case 'config':
       return <ConfigPage />;
     case 'not-found':

@@ -11,6 +11,7 @@ export type Route =
   | { page: 'lessons' }
   | { page: 'audit' }
   | { page: 'keys' }
+  | { page: 'webhooks' }
   | { page: 'config' }
   | { page: 'not-found'; path: string };
 
@@ -29,6 +30,7 @@ export function parseRoute(pathname: string): Route {
       case 'lessons':
       case 'audit':
       case 'keys':
+      case 'webhooks':
       case 'config':
         return { page: parts[0] };
     }
