@@ -6,7 +6,7 @@ import type { NextFunction, Request, Response } from 'express';
 import qs from 'qs';
 
 import { applyServerLimits, httpDrainFor } from '../common/http/http-server';
-import { jsonOnly } from '../common/http/json-only.middleware';
+import { isStreamedBody, jsonOnly } from '../common/http/json-only.middleware';
 import { checkRequestInput } from '../common/http/request-input.middleware';
 import type { JsonLogger } from '../common/logging/json-logger';
 import { requestLogger } from '../common/logging/request-logger.middleware';
@@ -69,7 +69,10 @@ export function configureApp(app: INestApplication, env: AppEnv, logger: JsonLog
 
   // JSON only: no urlencoded, multipart or text parser, and other types refused with 415.
   app.use(jsonOnly());
-  express.useBodyParser('json', { limit: BODY_LIMIT });
+  express.useBodyParser('json', {
+    limit: BODY_LIMIT,
+    type: (req) => !isStreamedBody(req) && (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase() === 'application/json',
+  });
   app.use(checkRequestInput());
   // Failures before Nest's router (wrong type, malformed JSON, too large, too deep, NUL) are
   // answered here with the same envelope as everything else.

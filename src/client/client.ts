@@ -41,6 +41,8 @@ import type {
   Grant,
   GrantList,
   GrantOptions,
+  ImportOptions,
+  ImportResult,
   IngestOptions,
   IngestResult,
   ListGrantsOptions,
@@ -159,6 +161,30 @@ export class AtriumClient {
         path: request.path,
         body: null,
       });
+  }
+
+  /**
+   * Import memories (POST /v1/memories/import, CONTRACT section 13): `body` is an export's NDJSON
+   * (the text of `export()`'s lines, one per line) or, with `format: 'mem0'`, mem0's export as
+   * JSON text. Bad lines come back by number in `errors`; the rest is imported. Retried after a
+   * network error only with `onConflict: 'skip'` (the default), where a second run changes nothing.
+   */
+  import(options: ImportOptions, body: string, call?: CallOptions): Promise<ImportResult> {
+    const { asAdmin, ...rest } = options;
+    const wire = asAdmin
+      ? { userId: rest.userId, workspaceId: rest.workspaceId, onConflict: rest.onConflict, dryRun: rest.dryRun, format: rest.format }
+      : rest;
+    return this.call(
+      {
+        method: 'POST',
+        path: '/v1/memories/import',
+        query: query(wire),
+        rawBody: { contentType: options.format === 'mem0' ? 'application/json' : 'application/x-ndjson', text: body },
+        idempotent: (options.onConflict ?? 'skip') === 'skip',
+        auth: asAdmin ? 'admin' : 'key',
+      },
+      call,
+    );
   }
 
   /** AtriumError 404 when missing or not visible to the caller (the two are indistinguishable). */

@@ -23,6 +23,8 @@ export type {
   ExpandOptions,
   ExportLine,
   ExportOptions,
+  ImportOptions,
+  ImportResult,
   Grant,
   GrantList,
   GrantOptions,

@@ -3,6 +3,7 @@ import type {
   ExportedMemoryWire,
   ExportEndWire,
   ExportHeaderWire,
+  ImportResultWire,
   IngestResponseWire,
   MemoryHistoryWire,
   MemoryRecordWire,
@@ -111,6 +112,23 @@ export type ExportLine =
   | ({ kind: 'header' } & Camelized<ExportHeaderWire>)
   | ({ kind: 'memory' } & Camelized<ExportedMemoryWire>)
   | ({ kind: 'end' } & Camelized<ExportEndWire>);
+
+export type ImportOptions = WriterScopeInput & {
+  /** For a record whose id exists: `skip` (default), `overwrite` (its owner only), or `new_id`. */
+  onConflict?: 'skip' | 'overwrite' | 'new_id';
+  /** Check and count everything, write nothing. */
+  dryRun?: boolean;
+  /** `atrium` (default): an export's NDJSON; `mem0`: mem0's export (a JSON array). */
+  format?: 'atrium' | 'mem0';
+  /**
+   * Send the admin token instead of the key: the records keep their workspace and agent, under
+   * `userId` (and only in `workspaceId`, when given). `agentId` and `agentScope` are then not sent.
+   */
+  asAdmin?: boolean;
+};
+
+/** What an import did: counts, and the bad lines by number. */
+export type ImportResult = Camelized<ImportResultWire>;
 
 export interface MemoriesPage {
   /** Newest first. */

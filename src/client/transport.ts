@@ -13,6 +13,8 @@ export interface WireRequest {
   path: string;
   query?: Record<string, QueryValue>;
   body?: unknown;
+  /** A body sent as is, with its type (import's NDJSON), instead of `body` as JSON. */
+  rawBody?: { contentType: string; text: string };
   /**
    * Sending it twice has the same effect as once, so it may be retried after a network error
    * or timeout, when the first attempt may or may not have reached the service.
@@ -206,12 +208,13 @@ export class HttpTransport {
       ...call.headers,
     };
     if (request.body !== undefined) headers['content-type'] = 'application/json';
+    if (request.rawBody !== undefined) headers['content-type'] = request.rawBody.contentType;
     const url = `${this.baseUrl}${request.path}${request.query ? toQueryString(request.query) : ''}`;
     try {
       const response = await this.fetchFn(url, {
         method: request.method,
         headers,
-        body: request.body === undefined ? undefined : JSON.stringify(request.body),
+        body: request.rawBody !== undefined ? request.rawBody.text : request.body === undefined ? undefined : JSON.stringify(request.body),
         signal: controller.signal,
       });
       // The body is read under the same timer: a server that sends headers and stalls is a timeout too.

@@ -197,6 +197,16 @@ export type SameKeys<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof 
   ? true
   : { extra: Exclude<keyof A, keyof B>; missing: Exclude<keyof B, keyof A> };
 
+/** POST /v1/memories/import (CONTRACT section 13): what happened to the file's records. */
+export interface ImportResultWire {
+  imported: number;
+  skipped: number;
+  blocked: number;
+  failed: number;
+  /** One per bad line (the first 1,000), by 1-based line number (mem0: entry number). */
+  errors: Array<{ line: number; error: string }>;
+}
+
 /**
  * Characters a one-line field (`source_site`, `source_url`, `namespace`) may not hold: C0 and C1
  * controls (newline, tab, escape...), DEL, the line and paragraph separators, and the

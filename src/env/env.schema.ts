@@ -208,6 +208,12 @@ export const ENV_SCHEMA = {
     default: 2,
     parse: int(1, 64),
   },
+  IMPORT_MAX_BYTES: {
+    description:
+      'The largest body POST /v1/memories/import takes, in bytes (a larger one is refused with 413, nothing of it written past that point)',
+    default: 268_435_456,
+    parse: int(1024, 17_179_869_184),
+  },
   WRITE_GATE_BUDGET_MS: {
     description: 'Time one input may take in a write-gate worker; an input over it is refused (422 GATE_BUDGET_EXCEEDED), never stored',
     default: 1000,

@@ -4,6 +4,8 @@ import { LessonsModule } from '../lessons/lessons.module';
 import { MemoriesModule } from '../memories/memories.module';
 import { RetrievalModule } from '../retrieval/retrieval.module';
 import { SettingsModule } from '../settings/settings.module';
+import { ImportController } from './import.controller';
+import { ImportService } from './import.service';
 import { IngestController } from './ingest.controller';
 import { IngestService } from './ingest.service';
 import { LlmPlanner } from './llm-planner';
@@ -11,8 +13,8 @@ import { LlmPlanner } from './llm-planner';
 /** The write path: extraction, the write gate, de-duplication and the LLM's decisions. */
 @Module({
   imports: [MemoriesModule, RetrievalModule, SettingsModule, LessonsModule],
-  controllers: [IngestController],
-  providers: [IngestService, LlmPlanner],
+  controllers: [IngestController, ImportController],
+  providers: [IngestService, LlmPlanner, ImportService],
   exports: [IngestService],
 })
 export class IngestModule {}

@@ -104,12 +104,14 @@ export class WriteGateService implements OnApplicationShutdown {
     facts: readonly string[],
     input: InputAssessment | null,
     actor: Actor,
+    /** False for a dry run (import's dry_run): the verdicts only, no lesson and no metric recorded. */
+    record = true,
   ): Promise<GateVerdict[]> {
     return inSpan(
       'atrium.write_gate',
       () => ({ 'atrium.write_gate.facts': facts.length }),
       async (span) => {
-        const verdicts = await this.judge(scope, sourceSite, facts, input, actor);
+        const verdicts = await this.judge(scope, sourceSite, facts, input, actor, record);
         span.setAttribute('atrium.write_gate.accepted', verdicts.filter((v) => v.accepted).length);
         return verdicts;
       },
@@ -122,6 +124,7 @@ export class WriteGateService implements OnApplicationShutdown {
     facts: readonly string[],
     input: InputAssessment | null,
     actor: Actor,
+    record: boolean,
   ): Promise<GateVerdict[]> {
     const config = this.settings.current();
     if (!config.trustScoringEnabled || input === null) return facts.map(() => ({ accepted: true, trustScore: 1 }));
@@ -166,6 +169,7 @@ export class WriteGateService implements OnApplicationShutdown {
         .join(' ');
       toRecord.unshift(injectionLesson(ctx, attack, inputFindings));
     }
+    if (!record) return verdicts;
     for (const verdict of verdicts) if (!verdict.accepted) this.metrics.writesRejected.inc({ reason: verdict.reason });
     await this.lessons.record(toRecord, actor);
     return verdicts;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 
 import type { Actor } from '../common/identity/principal';
-import type { MemoryScope } from '../common/scope/memory-scope';
+import type { MemoryScope, WorkspaceScope } from '../common/scope/memory-scope';
 import { MemoryAccess, type MemoryVersionRow, type NewMemory, type VersionChange } from '../database/access/memory-access';
 import type { MemoryRecordRow } from '../database/access/record-statement';
 import { CURRENT, type ReadTime, type VisibilityMode } from '../database/access/visibility';
@@ -15,6 +15,13 @@ export type { NewMemory, MemoryVersionRow };
 
 /** Live rows, expired ones included: owner changes, deletes and include_expired reads. */
 const WITH_EXPIRED: ReadTime = Object.freeze({ kind: 'current-with-expired' });
+
+/** What one import batch writes (ImportService), in one transaction. */
+export interface ImportBatch {
+  rows: NewMemory[];
+  grants: Array<{ scope: WorkspaceScope; memoryId: string; granteeAgentId: string }>;
+  overwrites: Array<{ scope: MemoryScope; row: NewMemory }>;
+}
 
 /** What an owner's PATCH changes (only the fields given). */
 export interface OwnerChange {
@@ -225,6 +232,71 @@ export class MemoriesRepository {
 
   async insertEpisode(episode: EpisodeEntity): Promise<void> {
     await this.access.insertEpisode(episode);
+  }
+
+  /** Which of `ids` are this user's memories' (live or not): import's conflict check. */
+  async existingIds(userId: string, ids: readonly string[]): Promise<Set<string>> {
+    return this.access.existingMemoryIds(userId, ids);
+  }
+
+  /**
+   * One import batch in ONE transaction: the new rows (unless their id is taken by another
+   * user's memory) with their `memory.stored` events and their grants (given by the row's
+   * owner), then the overwrites of rows the owner may change (each a new version,
+   * `memory.updated`). Returns the ids of the rows not written: new rows whose id was taken,
+   * and overwrites that matched no row the scope owns.
+   */
+  async importBatch(batch: ImportBatch, actor: Actor): Promise<Set<string>> {
+    return this.access.transaction(async (tx) => {
+      const inserted = await tx.insertMemoriesIfAbsent(batch.rows, actor);
+      const stored = batch.rows.filter((row) => inserted.has(row.id));
+      await tx.audit(
+        actor,
+        ...stored.map((row) => ({
+          action: 'memory.stored' as const,
+          userId: row.userId,
+          workspaceId: row.workspaceId,
+          agentId: row.agentId,
+          targetId: row.id,
+          detail: { visibility: row.visibility, memory_type: row.memoryType, via: 'import' },
+        })),
+      );
+      for (const grant of batch.grants)
+        if (inserted.has(grant.memoryId)) await tx.insertGrant(grant.scope, grant.memoryId, grant.granteeAgentId);
+      const refused = new Set(batch.rows.filter((row) => !inserted.has(row.id)).map((row) => row.id));
+      for (const change of batch.overwrites) {
+        const row = change.row;
+        const changed = await tx.changeMemory(
+          change.scope,
+          'owner',
+          row.id,
+          {
+            content: row.content,
+            memoryType: row.memoryType,
+            importance: row.importance,
+            metadata: row.metadata as QueryDeepPartialEntity<MemoryEntity>['metadata'],
+            expiresAt: row.expiresAt,
+            trustScore: row.trustScore,
+            embedding: () => 'CAST(:newEmbedding AS vector)',
+            embeddedBy: row.embeddedBy,
+          },
+          'edited',
+          actor,
+          { time: WITH_EXPIRED, parameters: { newEmbedding: toVectorLiteral(row.embedding) } },
+        );
+        if (changed === null) {
+          refused.add(row.id);
+          continue;
+        }
+        await tx.audit(actor, {
+          action: 'memory.updated',
+          ...scopeColumns(change.scope),
+          targetId: row.id,
+          detail: { fields: ['content', 'metadata', 'expires_at'], version: changed.version, via: 'import' },
+        });
+      }
+      return refused;
+    });
   }
 
   /** New rows and one `memory.stored` event each, in one statement (both or neither). */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 
@@ -260,6 +261,17 @@ describe('AUTH_MODE=api_key', () => {
       ],
       ['GET /v1/memories/list', () => t.http().get('/v1/memories/list').set(bearer(keyB)).query(asA())],
       ['GET /v1/memories/export', () => t.http().get('/v1/memories/export').set(bearer(keyB)).query(asA())],
+      [
+        'POST /v1/memories/import',
+        () =>
+          t
+            .http()
+            .post('/v1/memories/import')
+            .set(bearer(keyB))
+            .set('Content-Type', 'application/x-ndjson')
+            .query(asA())
+            .send(`${JSON.stringify({ id: randomUUID(), content: 'planted by B' })}\n`),
+      ],
       ['GET /v1/memories/:id', () => t.http().get(`/v1/memories/${memoryOfA}`).set(bearer(keyB)).query(asA())],
       ['DELETE /v1/memories/:id', () => t.http().delete(`/v1/memories/${memoryOfA}`).set(bearer(keyB)).query(asA())],
       ['GET /v1/memories/:id/history', () => t.http().get(`/v1/memories/${memoryOfA}/history`).set(bearer(keyB)).query(asA())],

@@ -1,4 +1,5 @@
 import { AtriumError } from '../../src/client';
+import { keysToSnake } from '../../src/client/case-conversion';
 import { ADMIN_TOKEN, API_KEY_ENV } from '../support/api-keys';
 import { newId, newUser } from '../support/ids';
 import { startListeningApp, type ListeningApp } from './listening-app';
@@ -89,6 +90,26 @@ describe('AtriumClient.export', () => {
     // an error answer is thrown before any line
     const refused = app.client({ apiKey: created.key }).export({ userId: 'someone-else' });
     await expect(refused.next()).rejects.toMatchObject({ status: 403 });
+  });
+
+  it('imports an export back (import), as the admin into another user, skip on a second run, dry run and bad lines', async () => {
+    const admin = app.client({ adminToken: ADMIN_TOKEN });
+    const created = await admin.createApiKey({ role: 'agent', userId: user, workspaceId: ws, agentId: agent });
+    const asAgent = app.client({ apiKey: created.key });
+    const lines: string[] = [];
+    for await (const line of asAgent.export({ includeVectors: true })) {
+      const { kind, ...rest } = line;
+      void kind;
+      lines.push(JSON.stringify(keysToSnake(rest)));
+    }
+    const file = `${lines.join('\n')}\nnot json\n`;
+    const other = newUser('client-import');
+    const dry = await admin.import({ userId: other, asAdmin: true, dryRun: true }, file);
+    expect(dry).toEqual({ imported: 2, skipped: 0, blocked: 0, failed: 1, errors: [{ line: 5, error: 'not valid JSON' }] });
+    expect(await admin.import({ userId: other, asAdmin: true }, file)).toMatchObject({ imported: 2, failed: 1 });
+    expect(await admin.import({ userId: other, asAdmin: true }, file)).toMatchObject({ imported: 0, skipped: 2 });
+    const refused = asAgent.import({ userId: 'someone-else' }, file);
+    await expect(refused).rejects.toMatchObject({ status: 403 });
   });
 });
 

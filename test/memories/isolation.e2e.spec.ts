@@ -569,6 +569,8 @@ describe('memory isolation between users, workspaces and agents', () => {
       'GET /v1/admin/explain': "test/inspector/explain.e2e.spec.ts (admin token only; 404 for another user's memory, never the content)",
       'POST /mcp': 'test/mcp/isolation.e2e.spec.ts (every tool, against the reference model of who sees what)',
       'GET /v1/memories/export': 'test/data/export.e2e.spec.ts (exactly what list returns to every caller of this world and agent_scope)',
+      'POST /v1/memories/import':
+        "test/data/import.e2e.spec.ts (into the caller's own scope; a user's admin export imported back gives every caller of this world the same memories and grants)",
       'POST /v1/admin/erase': "test/data/erasure.e2e.spec.ts (admin token only; other users' exports and searches unchanged)",
     };
     const NO_TENANT_DATA: Record<string, string> = {

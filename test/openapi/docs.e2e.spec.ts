@@ -252,11 +252,13 @@ describe('API documentation', () => {
       const memoryRoutes = Object.entries(doc.paths)
         .filter(([path]) => /^\/v1\/memories\/(?!lessons|health|config)/.test(path))
         .flatMap(([path, ops]) => Object.keys(ops).map((method) => [method, path] as const));
-      expect(memoryRoutes.length).toBe(14); // with GET /v1/memories/export (issue 24)
+      expect(memoryRoutes.length).toBe(15); // with GET /v1/memories/export and POST /v1/memories/import (issue 24)
       for (const [method, path] of memoryRoutes) {
-        const names = ['get', 'delete'].includes(method)
-          ? (operation(method, path).parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name)
-          : Object.keys(bodySchema(method, path).properties ?? {});
+        // Import streams its body (NDJSON): its scope is in the query string, as on reads.
+        const names =
+          ['get', 'delete'].includes(method) || path === '/v1/memories/import'
+            ? (operation(method, path).parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name)
+            : Object.keys(bodySchema(method, path).properties ?? {});
         expect([method, path, names]).toEqual([method, path, expect.arrayContaining(['user_id', 'workspace_id', 'agent_id'])]);
       }
     });

@@ -82,6 +82,17 @@ describe('the SQL the service sends under Citus', () => {
       await call('POST /v1/memories/expand', '/v1/memories/expand', { ...scope, memory_ids: [id] });
       await call('GET /v1/memories/list', '/v1/memories/list', undefined, scope);
       await call('GET /v1/memories/export', '/v1/memories/export', undefined, { ...scope, include_vectors: 'true' });
+      const exported = await t.http().get('/v1/memories/export').query(scope);
+      visited.add('POST /v1/memories/import');
+      for (const on_conflict of ['skip', 'overwrite', 'new_id']) {
+        const res = await t
+          .http()
+          .post('/v1/memories/import')
+          .query({ ...scope, on_conflict })
+          .set('Content-Type', 'application/x-ndjson')
+          .send(exported.text);
+        expect(res.status).toBe(200);
+      }
       await call('GET /v1/memories/:id', `/v1/memories/${id}`, undefined, scope);
       await call('PATCH /v1/memories/:id', `/v1/memories/${id}`, { ...scope, content: 'The staging cluster moved to Paris' });
       await call('GET /v1/memories/:id/history', `/v1/memories/${id}/history`, undefined, scope);

@@ -32,6 +32,8 @@ NOT_CLIENT_ROUTES = {
     ("GET", "/metrics"),
     # streamed NDJSON (issue 24): the TS client has export(); the Python client has no streamed route yet
     ("GET", "/v1/memories/export"),
+    # an NDJSON body (issue 24): the TS client has import(); the Python client sends JSON bodies only yet
+    ("POST", "/v1/memories/import"),
 }
 
 #: Writes belong to the calling agent; ``agent_scope`` narrows reads only, so the write methods

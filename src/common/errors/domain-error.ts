@@ -32,6 +32,7 @@ export const DOMAIN_ERRORS = {
   ERASURE_AGENT_NEEDS_WORKSPACE: { status: 400, message: 'agent_id requires workspace_id' },
   ERASURE_RESIDUE: { status: 409, message: 'erasure left residue and was rolled back: nothing was erased (retry)' },
   GRANT_NEEDS_RESTRICTED: { status: 409, message: 'Grants apply only to restricted memories: set visibility to restricted first' },
+  IMPORT_TOO_LARGE: { status: 413, message: 'the import is larger than IMPORT_MAX_BYTES' },
   CONTENT_BLOCKED: { status: 422, message: 'content blocked by the write gate' },
   CONTENT_LOW_TRUST: { status: 422, message: 'content rejected by the write gate: trust score below the threshold' },
   GATE_BUDGET_EXCEEDED: { status: 422, message: 'content refused by the write gate: judging it exceeded the time budget per input' },

@@ -641,6 +641,49 @@ export class MemoryAccess {
   }
 
   /**
+   * Which of `ids` are ids of this user's memories, live or not (import's conflict check; one
+   * user, so one shard under Citus).
+   */
+  async existingMemoryIds(userId: string, ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows: { id: string }[] = await this.manager.query('SELECT id FROM memories WHERE user_id = $1 AND id = ANY(CAST($2 AS uuid[]))', [
+      userId,
+      [...new Set(ids)],
+    ]);
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /**
+   * New rows (and their `created` versions) unless their id is taken (ON CONFLICT DO NOTHING:
+   * an id of another user's memory, which the caller cannot see). Only inside `transaction(fn)`.
+   * Returns the ids inserted; the caller records their audit events in the same transaction.
+   */
+  async insertMemoriesIfAbsent(rows: NewMemory[], actor: Actor): Promise<Set<string>> {
+    if (rows.length === 0) return new Set();
+    if (!this.manager.queryRunner) throw new Error('insertMemoriesIfAbsent: only inside transaction(fn)');
+    await this.holdSubjects(rows.map((row) => row.userId));
+    const [insertSql, insertParameters] = this.manager
+      .createQueryBuilder()
+      .insert()
+      .into(MemoryEntity)
+      .values(rows.map((row) => ({ ...row, version: 1 })) as QueryDeepPartialEntity<MemoryEntity>[])
+      .orIgnore()
+      .updateEntity(false)
+      .returning('user_id, id, content, metadata, visibility, expires_at, workspace_id, agent_id')
+      .getQueryAndParameters();
+    const keyParameter = insertParameters.length + 1;
+    const inserted: { id: string }[] = await this.manager.query(
+      `WITH stored AS (${insertSql}), versioned AS (
+         INSERT INTO memory_versions (user_id, memory_id, version, change, content, metadata, visibility, expires_at, workspace_id, agent_id, key_id)
+         SELECT s.user_id, s.id, 1, 'created', s.content, s.metadata, s.visibility, s.expires_at, s.workspace_id, s.agent_id, CAST($${keyParameter} AS uuid)
+           FROM stored s)
+       SELECT id FROM stored`,
+      [...insertParameters, actor.keyId],
+    );
+    return new Set(inserted.map((row) => row.id));
+  }
+
+  /**
    * Append audit events with this MemoryAccess's manager: inside `transaction(fn)`, in the same
    * transaction as the change they record (database/audit/audit-log.ts), with the webhook
    * events they make in the same statement (webhook-outbox.ts).

@@ -217,6 +217,48 @@ export function requestArbitrary(world: FuzzWorld): fc.Arbitrary<FuzzRequest> {
         include_expired: fc.constantFrom('true', 'false'),
       }),
     ),
+    // POST /v1/memories/import (issue 24): scope and options in the query, an NDJSON body of
+    // valid, hostile and malformed lines (each bad line is reported, never a 500).
+    fc.boolean().chain((ws) =>
+      fc
+        .tuple(
+          query('POST', fc.constant('/v1/memories/import'), {
+            ...pick(ws),
+            on_conflict: fc.constantFrom('skip', 'overwrite', 'new_id'),
+            dry_run: fc.constantFrom('true', 'false'),
+            format: fc.constantFrom('atrium', 'atrium', 'mem0'),
+          }),
+          fc.array(
+            fc.oneof(
+              fc
+                .record({
+                  id: memoryId,
+                  content: fc.oneof(fc.constantFrom('The deploy key rotates monthly'), hostileString),
+                  created_at: fc.oneof(fc.constant('2026-01-01T00:00:00Z'), hostileString),
+                  metadata: fc.oneof(fc.constant({}), hostileString),
+                  visibility: fc.constantFrom('workspace', 'agent_only', 'restricted', null, 'everyone'),
+                  expires_at: fc.oneof(fc.constant(null), hostileString),
+                  grants: fc.oneof(
+                    fc.constant([]),
+                    fc.array(fc.record({ grantee_agent_id: fc.oneof(agent, hostileString) }), { maxLength: 2 }),
+                  ),
+                })
+                .map((r) => JSON.stringify(r)),
+              fc.constant(JSON.stringify({ format: 'atrium.export', version: 1 })),
+              fc.constant(JSON.stringify({ end: true, count: 1 })),
+              hostileString,
+              fc.string({ maxLength: 40 }),
+            ),
+            { maxLength: 6 },
+          ),
+        )
+        .map(([req, lines]) => ({
+          ...req,
+          body: lines.join('\n'),
+          raw: true,
+          headers: { 'content-type': req.path.includes('format=mem0') ? 'application/json' : 'application/x-ndjson' },
+        })),
+    ),
     fc.boolean().chain((ws) =>
       query(
         'GET',

@@ -1,0 +1,308 @@
+import { randomUUID } from 'node:crypto';
+
+import { Injectable } from '@nestjs/common';
+
+import type { Actor } from '../common/identity/principal';
+import type { MemoryScope, WorkspaceScope } from '../common/scope/memory-scope';
+import type { ImportResultWire } from '../contract/wire-types';
+import { EmbeddingService } from '../embeddings/embedding.service';
+import { WriteGateService } from '../lessons/write-gate.service';
+import { MemoriesRepository, type ImportBatch, type NewMemory } from '../memories/memories.repository';
+import { BadLine, parseAtriumLine, type ImportHeader, type ImportRecord } from './import-records';
+
+export type OnConflict = 'skip' | 'overwrite' | 'new_id';
+
+/** Into whose memories an import goes: the caller's scope (an API key), or a subject (the admin token). */
+export type ImportTarget = { kind: 'scope'; scope: MemoryScope } | { kind: 'subject'; userId: string; workspaceId: string | null };
+
+export interface ImportOptions {
+  onConflict: OnConflict;
+  dryRun: boolean;
+  /** Records per batch (one embedding call and one transaction each). */
+  batchSize?: number;
+}
+
+/** One input unit: a line of NDJSON (or an entry of a mem0 array), with its 1-based number. */
+export interface ImportItem {
+  line: number;
+  /** The parsed record, or the reason the line is bad. */
+  record: ImportRecord | BadLine | null;
+  header?: ImportHeader;
+}
+
+/** Records per batch: one embedding call and one transaction each. */
+export const IMPORT_BATCH_SIZE = 200;
+/** At most this many `errors` entries are returned; `failed` counts them all. */
+export const MAX_REPORTED_ERRORS = 1_000;
+
+interface Planned {
+  line: number;
+  record: ImportRecord;
+  /** Whose write it is: the write gate judges the record in this scope (its agent's trust). */
+  scope: MemoryScope;
+  /** Who owns the row (overwrites and grants); null for a workspace row of no agent. */
+  owner: MemoryScope | null;
+  columns: { workspaceId: string | null; agentId: string | null; visibility: NewMemory['visibility'] };
+}
+
+/**
+ * POST /v1/memories/import (CONTRACT section 13). Records arrive one line at a time and are
+ * handled in batches: each record passes the write gate (as ingest's inputs do: the whole text
+ * assessed, then judged; a refusal records its lesson), the batch's vectors are reused when the
+ * file was embedded by this service's embedder and made in one embedding call otherwise, the
+ * ids are checked for conflicts, and the batch is written in one transaction. A bad line is
+ * reported by number and the rest goes on; a dry run does everything but write.
+ */
+@Injectable()
+export class ImportService {
+  constructor(
+    private readonly repository: MemoriesRepository,
+    private readonly embeddings: EmbeddingService,
+    private readonly gate: WriteGateService,
+  ) {}
+
+  /** Items from NDJSON lines of an Atrium export (the header, if any, first). */
+  static async *atriumItems(lines: AsyncIterable<string | null>): AsyncGenerator<ImportItem> {
+    let number = 0;
+    for await (const text of lines) {
+      number++;
+      if (text === null) {
+        yield { line: number, record: new BadLine('the line is longer than 1 MB') };
+        continue;
+      }
+      if (text.trim().length === 0) continue;
+      try {
+        const parsed = parseAtriumLine(text);
+        if (parsed.kind === 'header') {
+          if (number !== 1) throw new BadLine('the header must be the first line');
+          yield { line: number, record: null, header: parsed.header };
+        } else if (parsed.kind === 'memory') yield { line: number, record: parsed.record };
+      } catch (error) {
+        if (!(error instanceof BadLine)) throw error;
+        yield { line: number, record: error };
+      }
+    }
+  }
+
+  async import(target: ImportTarget, items: AsyncIterable<ImportItem>, actor: Actor, options: ImportOptions): Promise<ImportResultWire> {
+    const result: ImportResultWire = { imported: 0, skipped: 0, blocked: 0, failed: 0, errors: [] };
+    const seen = new Set<string>();
+    let header: ImportHeader | null = null;
+    let batch: Planned[] = [];
+    const flush = async (): Promise<void> => {
+      if (batch.length > 0) await this.writeBatch(batch, header, seen, result, actor, options);
+      batch = [];
+    };
+    for await (const item of items) {
+      if (item.header) {
+        header = item.header;
+        continue;
+      }
+      if (item.record === null) continue;
+      if (item.record instanceof BadLine) {
+        fail(result, item.line, item.record.message);
+        continue;
+      }
+      try {
+        batch.push({ line: item.line, record: item.record, ...placement(target, item.record) });
+      } catch (error) {
+        if (!(error instanceof BadLine)) throw error;
+        fail(result, item.line, error.message);
+      }
+      if (batch.length >= (options.batchSize ?? IMPORT_BATCH_SIZE)) await flush();
+    }
+    await flush();
+    return result;
+  }
+
+  private async writeBatch(
+    planned: Planned[],
+    header: ImportHeader | null,
+    seen: Set<string>,
+    result: ImportResultWire,
+    actor: Actor,
+    options: ImportOptions,
+  ): Promise<void> {
+    // The gate, record by record, as ingest gates an input (lessons recorded unless a dry run).
+    const passed: Array<Planned & { trustScore: number }> = [];
+    for (const item of planned) {
+      if (await this.blockedField(item, actor, options.dryRun)) {
+        result.blocked++;
+        continue;
+      }
+      const assessment = await this.gate.assess(item.record.content);
+      const [verdict] = await this.gate.screen(
+        item.scope,
+        item.record.sourceSite,
+        [item.record.content],
+        assessment,
+        actor,
+        !options.dryRun,
+      );
+      if (verdict.accepted) passed.push({ ...item, trustScore: verdict.trustScore });
+      else result.blocked++;
+    }
+
+    // Conflicts: an id of one of the user's memories, or met earlier in this file. (An id taken
+    // by another user's memory shows up at the INSERT, which leaves it out: see below.)
+    const userId = planned[0].scope.userId;
+    const existing = await this.repository.existingIds(
+      userId,
+      passed.map((p) => p.record.id),
+    );
+    const toWrite: Array<Planned & { trustScore: number; id: string; overwrite: boolean }> = [];
+    for (const item of passed) {
+      const id = item.record.id;
+      const taken = existing.has(id) || seen.has(id);
+      seen.add(id);
+      if (!taken) toWrite.push({ ...item, id, overwrite: false });
+      else if (options.onConflict === 'new_id') toWrite.push({ ...item, id: randomUUID(), overwrite: false });
+      else if (options.onConflict === 'skip' || !existing.has(id)) result.skipped++;
+      else if (item.owner === null) fail(result, item.line, NOT_OVERWRITABLE);
+      else toWrite.push({ ...item, id, overwrite: true });
+    }
+    if (toWrite.length === 0) return;
+
+    const vectors = await this.vectors(
+      toWrite.map((item) => item.record),
+      header,
+    );
+    const embeddedBy = this.embeddings.identity;
+    const rows = toWrite.map((item, i) => newRow(item, item.id, item.trustScore, vectors[i], embeddedBy));
+    if (options.dryRun) {
+      result.imported += toWrite.length;
+      return;
+    }
+    let pending = toWrite.map((item, i) => ({ item, row: rows[i] }));
+    // At most twice: a new row whose id another user's memory holds is, with new_id, written again under a fresh id.
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      const refused = await this.repository.importBatch(batchOf(pending), actor);
+      const retry: typeof pending = [];
+      for (const { item, row } of pending) {
+        if (!refused.has(row.id)) result.imported++;
+        else if (item.overwrite || options.onConflict === 'overwrite') fail(result, item.line, NOT_OVERWRITABLE);
+        else if (options.onConflict === 'new_id' && attempt === 0) retry.push({ item, row: { ...row, id: randomUUID() } });
+        else result.skipped++;
+      }
+      pending = retry;
+    }
+  }
+
+  /**
+   * The provenance fields reach other agents' prompts beside the text, so each passes the gate's
+   * rules as on ingest (IngestService.screenFields): one the rules block refuses the record and
+   * records its lesson (not in a dry run).
+   */
+  private async blockedField(item: Planned, actor: Actor, dryRun: boolean): Promise<boolean> {
+    const r = item.record;
+    for (const value of [r.sourceSite, r.sourceUrl, r.namespace]) {
+      if (value === null || value === '') continue;
+      const assessment = await this.gate.assess(value);
+      if (!assessment?.findings.some((finding) => finding.source === 'rule' && finding.severity === 'block')) continue;
+      await this.gate.screen(item.scope, r.sourceSite, [value], assessment, actor, !dryRun);
+      return true;
+    }
+    return false;
+  }
+
+  /** The file's vectors when it was embedded by this embedder (same provider, model, dimensions), else one batch call. */
+  private async vectors(records: ImportRecord[], header: ImportHeader | null): Promise<number[][]> {
+    const mine = this.embeddings.description;
+    const same =
+      header?.embedding !== null &&
+      header?.embedding !== undefined &&
+      header.embedding.provider === mine.provider &&
+      header.embedding.model === mine.model &&
+      header.embedding.dimensions === mine.dimensions;
+    const reusable = (r: ImportRecord): boolean => same && r.embedding !== null && r.embedding.length === mine.dimensions;
+    const missing = records.filter((r) => !reusable(r));
+    const made = missing.length > 0 ? await this.embeddings.embedDocuments(missing.map((r) => r.content)) : [];
+    let next = 0;
+    return records.map((r) => (reusable(r) ? (r.embedding as number[]) : made[next++]));
+  }
+}
+
+const NOT_OVERWRITABLE = 'id belongs to a memory the caller may not overwrite';
+
+/** The rows, grants and overwrites of records ready to write. */
+function batchOf(pending: Array<{ item: Planned & { overwrite: boolean }; row: NewMemory }>): ImportBatch {
+  const batch: ImportBatch = { rows: [], grants: [], overwrites: [] };
+  for (const { item, row } of pending) {
+    if (item.overwrite && item.owner !== null) {
+      batch.overwrites.push({ scope: item.owner, row });
+      continue;
+    }
+    batch.rows.push(row);
+    if (item.owner?.kind === 'workspace' && row.visibility === 'restricted') {
+      for (const grantee of new Set(item.record.grants))
+        batch.grants.push({ scope: item.owner, memoryId: row.id, granteeAgentId: grantee });
+    }
+  }
+  return batch;
+}
+
+function fail(result: ImportResultWire, line: number, error: string): void {
+  result.failed++;
+  if (result.errors.length < MAX_REPORTED_ERRORS) result.errors.push({ line, error });
+}
+
+/**
+ * Where a record goes. With an API key: the caller's scope (a workspace record belongs to the
+ * calling agent and keeps its visibility; a user-scope record has none). With the admin token:
+ * the subject's user, each record in its own workspace and agent (so an admin export, imported
+ * back, restores every agent's memories as they were).
+ */
+function placement(target: ImportTarget, record: ImportRecord): Pick<Planned, 'scope' | 'owner' | 'columns'> {
+  if (target.kind === 'scope') {
+    const scope = target.scope;
+    if (scope.kind === 'user') return { scope, owner: scope, columns: { workspaceId: null, agentId: null, visibility: null } };
+    return {
+      scope,
+      owner: scope,
+      columns: { workspaceId: scope.workspaceId, agentId: scope.agentId, visibility: record.visibility ?? 'workspace' },
+    };
+  }
+  if (record.workspaceId === null) {
+    if (target.workspaceId !== null) throw new BadLine('workspace_id must be the workspace imported into');
+    const scope: MemoryScope = { kind: 'user', userId: target.userId };
+    return { scope, owner: scope, columns: { workspaceId: null, agentId: null, visibility: null } };
+  }
+  if (target.workspaceId !== null && record.workspaceId !== target.workspaceId) {
+    throw new BadLine('workspace_id must be the workspace imported into');
+  }
+  const columns = { workspaceId: record.workspaceId, agentId: record.agentId, visibility: record.visibility };
+  // A workspace row of no agent (a legacy row): gated by its source alone, and no one may overwrite it or give grants on it.
+  if (record.agentId === null) return { scope: { kind: 'user', userId: target.userId }, owner: null, columns };
+  const scope: WorkspaceScope = {
+    kind: 'workspace',
+    userId: target.userId,
+    workspaceId: record.workspaceId,
+    agentId: record.agentId,
+    agentScope: { kind: 'all' },
+  };
+  return { scope, owner: scope, columns };
+}
+
+function newRow(item: Planned, id: string, trustScore: number, vector: number[], embeddedBy: string): NewMemory {
+  const r = item.record;
+  return {
+    id,
+    userId: item.scope.userId,
+    ...item.columns,
+    content: r.content,
+    memoryType: r.memoryType,
+    importance: r.importance,
+    sourceSite: r.sourceSite,
+    sourceUrl: r.sourceUrl,
+    episodeId: null,
+    namespace: r.namespace,
+    status: r.status,
+    metadata: r.metadata,
+    expiresAt: r.expiresAt,
+    trustScore,
+    embedding: vector,
+    embeddedBy,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+  };
+}
