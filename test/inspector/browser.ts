@@ -95,6 +95,9 @@ export async function signIn(
   if (credentials.remember) await page.getByLabel(/Keep me signed in/).check();
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByTestId('signed-in-as').waitFor();
+  // The app then leaves /sign-in for its landing page (a replace); a link followed before that
+  // could be overtaken by it.
+  await page.waitForURL((url) => !url.pathname.endsWith('/sign-in'));
 }
 
 /** The ids of the memories list at 100 a page (the first page), in the order shown. */
