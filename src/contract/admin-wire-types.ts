@@ -97,3 +97,23 @@ export interface WebhookDeliveryWire {
   created_at: string;
   delivered_at: string | null;
 }
+
+/** The changes that are audited (CONTRACT section 10). */
+export const AUDIT_ACTIONS = [
+  'memory.stored',
+  'memory.updated',
+  'memory.superseded',
+  'memory.deleted',
+  'memory.visibility_changed',
+  'grant.created',
+  'grant.revoked',
+  'lesson.recorded',
+  'lesson.reported',
+  'lesson.retired',
+  'agent.trust_set',
+  'config.changed',
+  'key.created',
+  'key.revoked',
+  'subject.erased',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];

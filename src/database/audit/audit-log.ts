@@ -3,26 +3,9 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 
 import type { Actor } from '../../common/identity/principal';
+import type { AuditAction } from '../../contract/admin-wire-types';
 
-/** The changes that are audited (CONTRACT section 10). */
-export const AUDIT_ACTIONS = [
-  'memory.stored',
-  'memory.updated',
-  'memory.superseded',
-  'memory.deleted',
-  'memory.visibility_changed',
-  'grant.created',
-  'grant.revoked',
-  'lesson.recorded',
-  'lesson.reported',
-  'lesson.retired',
-  'agent.trust_set',
-  'config.changed',
-  'key.created',
-  'key.revoked',
-  'subject.erased',
-] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+export { AUDIT_ACTIONS, type AuditAction } from '../../contract/admin-wire-types';
 
 /**
  * Identifiers and facts about a change, never memory content, lesson patterns or secrets:

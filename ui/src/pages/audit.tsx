@@ -1,27 +1,10 @@
 import { useState } from 'preact/hooks';
 
 import type { AuditQueryOptions } from '../../../src/client';
+import { AUDIT_ACTIONS } from '../../../src/contract/admin-wire-types';
 import { Field, Json, Loading, Notice, PageTitle, TableBox, useLoad, when } from '../components';
 import { useInspector } from '../inspector-context';
 import { short } from '../session';
-
-/** The actions of CONTRACT section 10, offered as suggestions; the service validates the filter. */
-const ACTIONS = [
-  'memory.stored',
-  'memory.updated',
-  'memory.superseded',
-  'memory.deleted',
-  'memory.visibility_changed',
-  'grant.created',
-  'grant.revoked',
-  'lesson.recorded',
-  'lesson.reported',
-  'lesson.retired',
-  'agent.trust_set',
-  'config.changed',
-  'key.created',
-  'key.revoked',
-];
 
 interface Filters {
   userId: string;
@@ -71,7 +54,7 @@ export function AuditPage() {
             <Field id="audit-workspace" label="Workspace id" value={form.workspaceId} onInput={(workspaceId) => set({ workspaceId })} />
             <Field id="audit-action" label="Action" value={form.action} onInput={(action) => set({ action })} list="audit-actions" />
             <datalist id="audit-actions">
-              {ACTIONS.map((action) => (
+              {AUDIT_ACTIONS.map((action) => (
                 <option key={action} value={action} />
               ))}
             </datalist>
