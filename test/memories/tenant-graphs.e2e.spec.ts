@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 
 import { parseMemoryScope } from '../../src/common/scope/parse-memory-scope';
+import { hnswSessionSettings } from '../../src/database/access/hnsw-settings';
 import { TenantGraphMaintainer } from '../../src/database/maintenance/tenant-graph-maintainer';
 import {
   existingTenantGraphs,
@@ -125,10 +126,18 @@ if (!isPostgresRun()) {
       t = await createTestApp({ SEARCH_EXACT_SCOPE_LIMIT: '10', TENANT_GRAPH_MIN_ROWS: '30' });
       direct = new Client({ connectionString: t.env.DATABASE_DIRECT_URL ?? t.env.DATABASE_URL });
       await direct.connect();
-      for (let i = 0; i < 40; i++) await remember(userScope, content(i, 'personal'));
-      for (let i = 0; i < 20; i++) await remember({ ...ws, agent_id: agentX }, content(100 + i, 'shared'), 'workspace');
-      for (let i = 0; i < 12; i++) xPrivate.push(await remember({ ...ws, agent_id: agentX }, content(200 + i, 'private'), 'agent_only'));
-      for (let i = 0; i < 10; i++) await remember({ ...ws, agent_id: agentY }, content(300 + i, 'own'), 'workspace');
+      // Eight writes at a time: the maintainer's first pass (15 s after boot) must find these
+      // scopes still without a graph, so that the first test sees a search build it; one write
+      // after another took longer than that on a loaded machine.
+      const seed = async (n: number, write: (i: number) => Promise<string>): Promise<string[]> => {
+        const ids: string[] = [];
+        for (let i = 0; i < n; i += 8) ids.push(...(await Promise.all(Array.from({ length: Math.min(8, n - i) }, (_, j) => write(i + j)))));
+        return ids;
+      };
+      await seed(40, (i) => remember(userScope, content(i, 'personal')));
+      await seed(20, (i) => remember({ ...ws, agent_id: agentX }, content(100 + i, 'shared'), 'workspace'));
+      xPrivate.push(...(await seed(12, (i) => remember({ ...ws, agent_id: agentX }, content(200 + i, 'private'), 'agent_only'))));
+      await seed(10, (i) => remember({ ...ws, agent_id: agentY }, content(300 + i, 'own'), 'workspace'));
     }, 120_000);
     afterAll(async () => {
       await direct?.end();
@@ -213,6 +222,67 @@ if (!isPostgresRun()) {
         .post('/v1/memories/search/fast')
         .send({ ...ws, agent_id: agentX, query: 'private note', limit: 100 });
       expect(asX.body.memories.map((m: { id: string }) => m.id)).toEqual(expect.arrayContaining(xPrivate));
+    }, 60_000);
+
+    it('as_of on a large scope walks its graph for the live rows and still finds the rows deleted since', async () => {
+      const name = tenantGraphName({ userId: userScope.user_id, workspaceId: null });
+      await eventually(async () => (await graphs()).get(name)?.valid === true, 'the user scope graph');
+      const gone = [await remember(userScope, content(600, 'erased later')), await remember(userScope, content(601, 'erased later'))];
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const asOf = new Date();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      for (const id of gone) expect((await t.http().delete(`/v1/memories/${id}`).query(userScope)).status).toBe(200);
+      const query = 'kestrel harbor';
+      const vector = await t.app.get(EmbeddingService).embedQuery(query);
+      const exactThen = async (k: number) =>
+        ((await t.app.get(VectorSearch).exactNearest(parseMemoryScope(userScope), toVectorLiteral(vector), k, { asOf })) ?? []).map((r) => r.memory.id);
+
+      // every row valid then: the 40 live ones and the 2 deleted since
+      const all = await t
+        .http()
+        .post('/v1/memories/search/fast')
+        .send({ ...userScope, query, limit: 100, as_of: asOf.toISOString() });
+      expect(all.status).toBe(200);
+      const ids: string[] = all.body.memories.map((m: { id: string }) => m.id);
+      expect(ids).toHaveLength(42);
+      expect(ids).toEqual(expect.arrayContaining(gone));
+      expect([...ids].sort()).toEqual([...(await exactThen(100))].sort());
+
+      // a top 10 the HNSW plan answers alone, in one statement whose plan walks the scope's graph
+      const logged: { sql: string; parameters: unknown[] }[] = [];
+      const spy = jest
+        .spyOn(t.dataSource.logger, 'logQuery')
+        .mockImplementation((sql: string, parameters?: unknown[]) => void logged.push({ sql, parameters: parameters ?? [] }));
+      let top: string[];
+      try {
+        const res = await t
+          .http()
+          .post('/v1/memories/search/fast')
+          .send({ ...userScope, query, limit: 10, as_of: asOf.toISOString() });
+        top = res.body.memories.map((m: { id: string }) => m.id);
+      } finally {
+        spy.mockRestore();
+      }
+      expect(top).toEqual(await exactThen(10));
+      const statements = logged.filter((q) => /^\s*WITH\b/.test(q.sql));
+      expect(statements).toHaveLength(1);
+      await direct.query('BEGIN');
+      try {
+        for (const [setting, value] of Object.entries(hnswSessionSettings(40, 10))) {
+          await direct.query('SELECT set_config($1, $2, true)', [setting, value]);
+        }
+        const { rows } = await direct.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${statements[0].sql}`, statements[0].parameters);
+        const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+        expect(plan).toContain(`Index Scan using ${name}`);
+      } finally {
+        await direct.query('ROLLBACK');
+      }
+
+      const now = await t
+        .http()
+        .post('/v1/memories/search/fast')
+        .send({ ...userScope, query, limit: 100 });
+      expect(now.body.count).toBe(40);
     }, 60_000);
 
     it('an instance that does not reconcile (TENANT_GRAPH_INTERVAL_S=0) still knows the graphs at boot', async () => {

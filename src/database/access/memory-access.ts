@@ -380,15 +380,23 @@ export class MemoryAccess {
         return searchStatementSql(candidates.getQuery(), plan.gate !== null, plan.bound !== null, plan.liveKeyId !== null);
       }
       case 'hnsw-vector': {
-        const candidates = this.scoped(plan.scope, purpose, 'v', time)
-          .select('v.id', 'id')
-          .addSelect('v.embedding <=> CAST(:q AS vector)', 'distance');
-        applySearchFilters(candidates, 'v', plan.filters);
-        // Ordered by the operator so the index serves it; the statement re-sorts by
-        // `distance + 0` (the candidates come in *relaxed* order, and ordered by plain
-        // `distance` the planner would take them for sorted and read only the first k).
-        candidates.orderBy('distance', 'ASC');
-        return searchStatementSql(candidates.getQuery(), plan.gate !== null, true, plan.liveKeyId !== null);
+        if (time.kind === 'as-of') {
+          // What was valid at T is live rows valid then plus rows no longer current that were
+          // valid then. As one OR the planner cannot prove a tenant graph's predicate (live
+          // rows only), so the two sides are searched apart and their candidates united: the
+          // live side walks the scope's own graph (or the partition's), the history side, rows
+          // that were edited away, superseded or deleted, is ranked exactly through its own
+          // partial index. Each side brings the full over-fetch; the statement keeps k.
+          const live = this.hnswCandidates(plan, purpose, { ...time, branch: 'live' });
+          const history = this.scoped(plan.scope, purpose, 'v', { ...time, branch: 'history' })
+            .select('v.id', 'id')
+            .addSelect('cosine_distance(v.embedding, CAST(:q AS vector))', 'distance');
+          applySearchFilters(history, 'v', plan.filters);
+          history.orderBy('distance', 'ASC');
+          const union = `(${live.getQuery()} LIMIT :candidateLimit) UNION ALL (${history.getQuery()} LIMIT :candidateLimit)`;
+          return searchStatementSql(union, plan.gate !== null, false, plan.liveKeyId !== null);
+        }
+        return searchStatementSql(this.hnswCandidates(plan, purpose, time).getQuery(), plan.gate !== null, true, plan.liveKeyId !== null);
       }
       case 'full-text': {
         const matches = this.scoped(plan.scope, purpose, 't', time);
@@ -410,6 +418,19 @@ export class MemoryAccess {
       default:
         return assertNever(plan);
     }
+  }
+
+  /**
+   * The HNSW plan's candidates: ordered by the `<=>` operator so the index serves them; the
+   * statement re-sorts by `distance + 0` (they come in *relaxed* order, and ordered by plain
+   * `distance` the planner would take them for sorted and read only the first k).
+   */
+  private hnswCandidates(plan: VectorPlan, purpose: AccessPurpose, time: ReadTime): SelectQueryBuilder<MemoryEntity> {
+    const candidates = this.scoped(plan.scope, purpose, 'v', time)
+      .select('v.id', 'id')
+      .addSelect('v.embedding <=> CAST(:q AS vector)', 'distance');
+    applySearchFilters(candidates, 'v', plan.filters);
+    return candidates.orderBy('distance', 'ASC');
   }
 
   /** A record read's select list over the alias `m`: the row and its access counts. */

@@ -153,7 +153,23 @@ function liveRowConditions(column: (name: 'deleted_at' | 'superseded_at') => str
  * Live rows are `deleted_at IS NULL AND superseded_at IS NULL` in every form that reads them,
  * written as such so that the partial indexes on live rows (and the tenant graphs) still apply.
  */
-export type ReadTime = { kind: 'current' } | { kind: 'current-with-expired' } | { kind: 'as-of'; at: Date } | { kind: 'any' };
+export type ReadTime =
+  | { kind: 'current' }
+  | { kind: 'current-with-expired' }
+  | { kind: 'as-of'; at: Date; branch?: AsOfBranch }
+  | { kind: 'any' };
+
+/**
+ * One side of `as-of`: the rows still live (which the live partial indexes and the scope's
+ * tenant graph serve) or the rows no longer current (the history index). Their union is `as-of`;
+ * the HNSW plan searches the two sides apart, so that the live side can walk the tenant graph.
+ */
+export type AsOfBranch = 'live' | 'history';
+
+/** What a statement's text depends on in its read time (the kind, and the as-of branch). */
+function timeShapeKey(time: ReadTime): string {
+  return time.kind === 'as-of' && time.branch ? `${time.kind}-${time.branch}` : time.kind;
+}
 export const CURRENT: ReadTime = Object.freeze({ kind: 'current' });
 
 /** Live rows (not deleted, not superseded): the tenant graphs' condition too (tenantRowConditions). */
@@ -170,8 +186,12 @@ export function timeCondition(a: string, time: ReadTime): string {
       const validThen =
         `${a}.created_at <= :vis_asOf AND (${a}.expires_at IS NULL OR ${a}.expires_at > :vis_asOf)` +
         ` AND (${a}.valid_until IS NULL OR ${a}.valid_until > :vis_asOf) AND (${a}.deleted_at IS NULL OR ${a}.deleted_at > :vis_asOf)`;
+      const live = `${LIVE(a)} AND ${validThen}`;
+      const history = `(${a}.deleted_at IS NOT NULL OR ${a}.superseded_at IS NOT NULL) AND ${validThen}`;
+      if (time.branch === 'live') return live;
+      if (time.branch === 'history') return history;
       // Two branches, live rows and the rest, so each can use its partial index (BitmapOr).
-      return `((${LIVE(a)} AND ${validThen}) OR ((${a}.deleted_at IS NOT NULL OR ${a}.superseded_at IS NOT NULL) AND ${validThen}))`;
+      return `((${live}) OR (${history}))`;
     }
     case 'any':
       return 'TRUE';
@@ -213,9 +233,9 @@ export function scopeParameters(scope: MemoryScope, time: ReadTime = CURRENT): R
 export function scopeShapeKey(scope: MemoryScope, purpose: AccessPurpose, time: ReadTime = CURRENT): string {
   switch (scope.kind) {
     case 'user':
-      return `user:${purpose}:${time.kind}`;
+      return `user:${purpose}:${timeShapeKey(time)}`;
     case 'workspace':
-      return `workspace:${purpose}:${purpose === 'read' ? scope.agentScope.kind : '-'}:${time.kind}`;
+      return `workspace:${purpose}:${purpose === 'read' ? scope.agentScope.kind : '-'}:${timeShapeKey(time)}`;
     default:
       return assertNever(scope);
   }
