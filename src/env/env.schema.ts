@@ -275,6 +275,11 @@ export const ENV_SCHEMA = {
     default: 600,
     parse: int(0, 86400),
   },
+  TENANT_GRAPH_FIRST_PASS_S: {
+    description: 'Seconds after boot before the first of those checks, so that start-up and readiness come first',
+    default: 15,
+    parse: int(0, 86400),
+  },
   TENANT_GRAPH_BUILD_MEMORY: { description: 'maintenance_work_mem for building a tenant graph', default: '512MB', parse: memorySize },
   EXPIRED_RETENTION_DAYS: {
     description: 'Memories past their expires_at are removed for good (with their versions, grants and access counts) this many days later',

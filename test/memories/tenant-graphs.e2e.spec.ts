@@ -123,7 +123,9 @@ if (!isPostgresRun()) {
     };
 
     beforeAll(async () => {
-      t = await createTestApp({ SEARCH_EXACT_SCOPE_LIMIT: '10', TENANT_GRAPH_MIN_ROWS: '30' });
+      // No periodic pass during the suite: the graphs are built by what the tests do (a search
+      // that finds a large scope, or a pass they run), never by a timer racing the seeding.
+      t = await createTestApp({ SEARCH_EXACT_SCOPE_LIMIT: '10', TENANT_GRAPH_MIN_ROWS: '30', TENANT_GRAPH_FIRST_PASS_S: '86400' });
       direct = new Client({ connectionString: t.env.DATABASE_DIRECT_URL ?? t.env.DATABASE_URL });
       await direct.connect();
       // Eight writes at a time: the maintainer's first pass (15 s after boot) must find these

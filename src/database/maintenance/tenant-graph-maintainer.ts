@@ -7,8 +7,6 @@ import type { AppConfig } from '../../env/app-config';
 import { DATABASE_TARGET, type DatabaseTarget } from '../database-target';
 import { existingTenantGraphs, reconcileTenantGraphs, tenantGraphName, type ReconcileResult, type TenantScope } from './tenant-graphs';
 
-/** The first pass runs this long after boot, so that start-up and readiness come first. */
-const FIRST_PASS_DELAY_MS = 15_000;
 /** A scope found large by a search triggers a pass this soon (several such scopes share it). */
 const ON_DEMAND_DELAY_MS = 5_000;
 /** A pass gives up on a database that does not answer within this time (it tries again at the next one). */
@@ -40,6 +38,8 @@ export class TenantGraphMaintainer implements OnApplicationBootstrap, OnApplicat
   private loading: Promise<void> | null = null;
   private client: Client | null = null;
   private stopping = false;
+  /** The first pass runs this long after boot (TENANT_GRAPH_FIRST_PASS_S), so that start-up and readiness come first. */
+  private readonly firstPassMs: number;
 
   constructor(
     @Inject(DATABASE_TARGET) private readonly target: DatabaseTarget,
@@ -47,6 +47,7 @@ export class TenantGraphMaintainer implements OnApplicationBootstrap, OnApplicat
   ) {
     this.minRows = app.get('TENANT_GRAPH_MIN_ROWS', { infer: true });
     this.intervalMs = app.get('TENANT_GRAPH_INTERVAL_S', { infer: true }) * 1000;
+    this.firstPassMs = app.get('TENANT_GRAPH_FIRST_PASS_S', { infer: true }) * 1000;
     this.buildMemory = app.get('TENANT_GRAPH_BUILD_MEMORY', { infer: true });
   }
 
@@ -71,7 +72,7 @@ export class TenantGraphMaintainer implements OnApplicationBootstrap, OnApplicat
     // Not awaited: boot never waits on it (a search before it lands only over-fetches more).
     this.loading = this.loadGraphs().catch((error: Error) => this.logger.warn(`could not list the tenant graphs: ${error.message}`));
     if (!this.enabled) return;
-    this.timer = setTimeout(() => this.periodic(), FIRST_PASS_DELAY_MS);
+    this.timer = setTimeout(() => this.periodic(), this.firstPassMs);
     this.timer.unref();
   }
 
