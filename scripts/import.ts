@@ -19,7 +19,7 @@ ${COMMON_USAGE}
   --on-conflict MODE   skip (default), overwrite or new_id
   --dry-run            check and count, write nothing
   --format FORMAT      atrium (default) or mem0
-  --chunk N            at most N records per request (default 2000)
+  --chunk N            at most N records per request (default 500)
   --chunk-bytes N      at most N bytes per request (default 16777216, 16 MiB; a longer line goes alone)
   --from-line N        start at line N of the file (mem0: entry N), to resume an interrupted import`;
 
@@ -37,7 +37,7 @@ async function main(): Promise<void> {
       'on-conflict': { type: 'string', default: 'skip' },
       'dry-run': { type: 'boolean', default: false },
       format: { type: 'string', default: 'atrium' },
-      chunk: { type: 'string', default: '2000' },
+      chunk: { type: 'string', default: '500' },
       'chunk-bytes': { type: 'string', default: String(16 * 1024 * 1024) },
       'from-line': { type: 'string', default: '1' },
     },

@@ -14,10 +14,18 @@ export class ImportResultDoc implements ImportResultWire {
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Records written (with dry_run: that would be written).' })
   imported: number;
 
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Records whose id exists (on_conflict=skip), or that appear twice in the file.' })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Records whose id exists (on_conflict=skip), or that appear twice in the file.',
+  })
   skipped: number;
 
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Records the write gate refused (each recorded as a lesson, except in a dry run).' })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Records the write gate refused (each recorded as a lesson, except in a dry run).',
+  })
   blocked: number;
 
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Bad lines and records that could not be written.' })

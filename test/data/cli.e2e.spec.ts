@@ -114,7 +114,7 @@ describe('the export and import command lines', () => {
     expect(size).toBeGreaterThan(MAX_BYTES); // one request could not carry it
 
     const other = newUser('cli-dst');
-    // In one part (the default --chunk is 2000 records), the target refuses it: the import says where to resume.
+    // In one part (the default --chunk is 500 records), the target refuses it: the import says where to resume.
     const refused = await run('import', [file, '--url', target.baseUrl, '--user-id', other]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('import stopped at line 2: ');
