@@ -252,7 +252,7 @@ if (!isPostgresRun()) {
       const logged: { sql: string; parameters: unknown[] }[] = [];
       const spy = jest
         .spyOn(t.dataSource.logger, 'logQuery')
-        .mockImplementation((sql: string, parameters?: unknown[]) => void logged.push({ sql, parameters: parameters ?? [] }));
+        .mockImplementation((sql: string, parameters?: unknown) => void logged.push({ sql, parameters: Array.isArray(parameters) ? parameters : [] }));
       let top: string[];
       try {
         const res = await t
