@@ -10,6 +10,7 @@ const LAYERS = [
   ['common'],
   ['openapi'],
   ['metrics'],
+  ['workers'],
   ['embeddings'],
   ['llm'],
   ['database'],

@@ -17,6 +17,7 @@ import { MetricsModule } from '../metrics/metrics.module';
 import { RetrievalModule } from '../retrieval/retrieval.module';
 import { SettingsModule } from '../settings/settings.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { WorkersModule } from '../workers/workers.module';
 import { RouteOrder } from './route-order';
 
 /**
@@ -33,6 +34,7 @@ export class AppModule {
         EnvModule.register(env),
         DatabaseModule.forRoot(env),
         MetricsModule,
+        WorkersModule,
         AuthModule,
         EmbeddingsModule.forRoot(env),
         LlmModule.forRoot(env),

@@ -26,6 +26,11 @@ export interface EmbeddingProviderEntry {
    * (`npm run eval:dedup`; docs/retrieval.md, "De-duplication threshold per provider").
    */
   duplicateThreshold: number;
+  /**
+   * Computes on this process's CPU (rather than waiting on a network): its long inputs are
+   * embedded on a CPU worker (OffloadingEmbeddingProvider), which builds it from the same options.
+   */
+  computesInProcess: boolean;
   create(options: EmbeddingProviderOptions): Promise<EmbeddingProvider> | EmbeddingProvider;
 }
 
@@ -35,6 +40,7 @@ export const EMBEDDING_PROVIDERS: Readonly<Record<EmbeddingProviderName, Embeddi
   local: {
     model: { from: 'provider', name: LOCAL_EMBEDDING_MODEL },
     duplicateThreshold: 0.98,
+    computesInProcess: true,
     create: (options) => {
       requireDimensions(options.dimensions, LOCAL_MIN_DIMENSIONS, 'local (100 semantic + 1 bias + lexical dimensions)');
       return LocalEmbeddingProvider.create({ dimensions: options.dimensions, cacheDir: options.cacheDir });
@@ -44,6 +50,7 @@ export const EMBEDDING_PROVIDERS: Readonly<Record<EmbeddingProviderName, Embeddi
   hash: {
     model: { from: 'provider', name: HASH_EMBEDDING_MODEL },
     duplicateThreshold: 0.95,
+    computesInProcess: true,
     create: (options) => {
       requireDimensions(options.dimensions, HASH_MIN_DIMENSIONS, 'hash');
       return new HashEmbeddingProvider(options.dimensions);
@@ -53,6 +60,7 @@ export const EMBEDDING_PROVIDERS: Readonly<Record<EmbeddingProviderName, Embeddi
   openai: {
     model: { from: 'EMBEDDING_MODEL' },
     duplicateThreshold: 0.95,
+    computesInProcess: false,
     create: (options) => new OpenAiEmbeddingProvider(openAiOptions(options)),
   },
 };

@@ -204,7 +204,7 @@ export const ENV_SCHEMA = {
   },
   WRITE_GATE_WORKERS: {
     description:
-      'Worker threads that run the write gate on inputs over 2,000 characters, off the event loop (started on the first such input)',
+      'Worker threads that run the write gate, fact extraction and in-process embeddings on texts over 2,000 characters, off the event loop (started on the first such text)',
     default: 2,
     parse: int(1, 64),
   },

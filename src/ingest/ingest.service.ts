@@ -18,6 +18,9 @@ import { WriteGateService } from '../lessons/write-gate.service';
 import { MemoriesRepository, type NewMemory } from '../memories/memories.repository';
 import { VectorSearch } from '../retrieval/vector-search';
 import { SettingsService } from '../settings/settings.service';
+import { INLINE_MAX_CHARS } from '../workers/cpu-tasks';
+import { CpuWork } from '../workers/cpu-work.service';
+import { extractTask } from './extract-task';
 import { extractFacts, type ExtractedFact } from './fact-extractor';
 import { contradicts, emptyTally, isDuplicate, relevantCandidates, type IngestDecision, type IngestTally } from './ingest-steps';
 import type { IngestDto, QuickIngestDto } from './ingest.dto';
@@ -75,7 +78,13 @@ export class IngestService {
     private readonly gate: WriteGateService,
     private readonly lessons: LessonsService,
     private readonly planner: LlmPlanner,
+    private readonly cpu: CpuWork,
   ) {}
+
+  /** Rule-based facts of a conversation: on a worker when it is long (linear, but not free). */
+  private ruleFacts(conversation: string): Promise<ExtractedFact[]> | ExtractedFact[] {
+    return conversation.length <= INLINE_MAX_CHARS ? extractFacts(conversation) : this.cpu.run(extractTask(conversation));
+  }
 
   /** /ingest/quick: rule-based extraction (or verbatim with skip_extraction), never an LLM. */
   ingestQuick(scope: MemoryScope, dto: QuickIngestDto, actor: Actor): Promise<IngestResponse> {
@@ -91,7 +100,7 @@ export class IngestService {
     await this.screenFields(scope, dto, actor);
     const facts: ExtractedFact[] = dto.skip_extraction
       ? [{ content: dto.conversation, memoryType: 'semantic', importance: 0.5 }]
-      : extractFacts(dto.conversation);
+      : await this.ruleFacts(dto.conversation);
     return (await this.write(scope, dto, facts, false, await this.gate.assess(dto.conversation), actor)).response;
   }
 
@@ -122,7 +131,8 @@ export class IngestService {
     if (this.planner.available && !assessment?.blocked) {
       facts = await this.planner.extractFacts(dto.conversation);
     }
-    return (await this.write(scope, dto, facts ?? extractFacts(dto.conversation), this.planner.available, assessment, actor)).response;
+    return (await this.write(scope, dto, facts ?? (await this.ruleFacts(dto.conversation)), this.planner.available, assessment, actor))
+      .response;
   }
 
   /**

@@ -1,28 +1,20 @@
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Injectable } from '@nestjs/common';
 
 import { AgentsService } from '../agents/agents.service';
-import { DomainError } from '../common/errors/domain-error';
 import type { Actor } from '../common/identity/principal';
 import type { MemoryScope } from '../common/scope/memory-scope';
 import { inSpan } from '../common/telemetry/tracing';
-import type { AppConfig } from '../env/app-config';
 import { MetricsService } from '../metrics/metrics.service';
 import { SettingsService } from '../settings/settings.service';
-import { assessInput, factIsBlocked, type GateFinding, type InputAssessment } from './classifier/assess-input';
-import { factJudgement, judgeText, shippedModel, type FactJudgement } from './classifier/write-gate-model';
-import { GateBudgetExceededError, GatePool } from './gate-pool/gate-pool';
-import type { GateResult, GateTask } from './gate-pool/gate-tasks';
+import { INLINE_MAX_CHARS } from '../workers/cpu-tasks';
+import { CpuWork } from '../workers/cpu-work.service';
+import { assessInput, inputContext, type GateFinding, type InputAssessment } from './classifier/assess-input';
+import { gateTasks } from './classifier/gate-tasks';
+import { factJudgement, judgeFacts, shippedModel, type FactBasis } from './classifier/write-gate-model';
 import { injectionLesson, trustLesson, type WriteContext } from './lesson-patterns';
 import type { NewLesson } from './lesson.types';
 import { LessonsService } from './lessons.service';
 import { sourceTrust } from './trust';
-
-/**
- * Texts up to this long are judged on the event loop: the linear gate takes a millisecond or two
- * on them, about what handing them to a worker and back costs.
- */
-export const INLINE_MAX_CHARS = 2_000;
 
 export type GateVerdict =
   { accepted: true; trustScore: number } | { accepted: false; reason: 'injection' | 'low_trust'; trustScore: number };
@@ -45,21 +37,14 @@ export type GateVerdict =
  * (docs/security.md, "Bounded time").
  */
 @Injectable()
-export class WriteGateService implements OnApplicationShutdown {
-  private readonly pool: GatePool;
-
+export class WriteGateService {
   constructor(
     private readonly settings: SettingsService,
     private readonly agents: AgentsService,
     private readonly lessons: LessonsService,
     private readonly metrics: MetricsService,
-    @Inject(ConfigService) config: AppConfig,
-  ) {
-    this.pool = new GatePool({
-      workers: config.get('WRITE_GATE_WORKERS', { infer: true }),
-      budgetMs: config.get('WRITE_GATE_BUDGET_MS', { infer: true }),
-    });
-  }
+    private readonly cpu: CpuWork,
+  ) {}
 
   /** The whole raw input judged before extraction; null while trust scoring is off. */
   async assess(text: string): Promise<InputAssessment | null> {
@@ -68,33 +53,23 @@ export class WriteGateService implements OnApplicationShutdown {
       'atrium.write_gate.assess',
       () => ({ 'atrium.write_gate.input_chars': text.length }),
       async (span) => {
-        const assessment =
-          text.length <= INLINE_MAX_CHARS ? assessInput(text, shippedModel()) : await this.offload({ kind: 'assess', text });
+        const assessment = text.length <= INLINE_MAX_CHARS ? assessInput(text, shippedModel()) : await this.cpu.run(gateTasks.assess(text));
         span.setAttribute('atrium.write_gate.blocked', assessment.blocked);
         return assessment;
       },
     );
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.pool.close();
-  }
-
-  /** Facts judged one by one: inline while short together, else in the pool. */
-  private async judgeAll(texts: string[]): Promise<FactJudgement[]> {
-    const total = texts.reduce((sum, text) => sum + text.length, 0);
-    if (total <= INLINE_MAX_CHARS) return texts.map((text) => judgeText(text));
-    return this.offload({ kind: 'judge', texts });
-  }
-
-  private async offload<T extends GateTask>(task: T): Promise<GateResult<T>> {
-    try {
-      return await this.pool.run(task);
-    } catch (error) {
-      if (!(error instanceof GateBudgetExceededError)) throw error;
-      this.metrics.gateBudgetExceeded.inc();
-      throw new DomainError('GATE_BUDGET_EXCEEDED');
-    }
+  /**
+   * Each fact's basis (from a blocked sentence, the input itself, or its own judgement): inline
+   * while the facts are short together, else on a worker, where placing a long fact among the
+   * blocked sentences costs as much as judging it.
+   */
+  private async judgeAll(facts: readonly string[], input: InputAssessment): Promise<FactBasis[]> {
+    const total = facts.reduce((sum, text) => sum + text.length, 0);
+    const context = inputContext(input);
+    if (total <= INLINE_MAX_CHARS) return judgeFacts(facts, context);
+    return this.cpu.run(gateTasks.judge(facts, context));
   }
 
   /** The per-fact verdicts, in an `atrium.write_gate` span (counts only, never the text). */
@@ -138,13 +113,11 @@ export class WriteGateService implements OnApplicationShutdown {
     const toRecord: NewLesson[] = [];
     const inputFindings: GateFinding[] = [...input.findings];
     // A verbatim fact (skip_extraction) is the input the assessment already judged whole.
-    const toJudge = facts.filter((fact) => !factIsBlocked(input, fact) && fact !== input.whole.text);
-    const judgements = await this.judgeAll(toJudge);
-    const judgedFacts = new Map(toJudge.map((fact, i) => [fact, judgements[i]]));
-    const verdicts = facts.map((fact): GateVerdict => {
-      if (factIsBlocked(input, fact)) return { accepted: false, reason: 'injection', trustScore: 0 };
-      const judged = fact === input.whole.text ? factJudgement(input.whole) : judgedFacts.get(fact);
-      if (judged === undefined) return { accepted: false, reason: 'injection', trustScore: 0 };
+    const bases = await this.judgeAll(facts, input);
+    const verdicts = facts.map((fact, i): GateVerdict => {
+      const basis = bases[i];
+      if (basis.kind === 'blocked-sentence') return { accepted: false, reason: 'injection', trustScore: 0 };
+      const judged = basis.kind === 'whole' ? factJudgement(input.whole) : basis.judgement;
       if (judged.blocked) {
         // One lesson per input: a blocked input's lesson takes this fact's findings too.
         if (input.blocked)

@@ -17,6 +17,7 @@ const DEPENDENTS = [
   'src/settings/settings.service.ts',
   'src/settings/runtime-config.ts',
   'src/embeddings/embeddings.module.ts',
+  'src/embeddings/offloading-embedding-provider.ts',
 ];
 
 describe('the embedding provider registry', () => {
@@ -40,7 +41,7 @@ describe('the embedding provider registry', () => {
     const withEntry = registry.replace(
       'export const EMBEDDING_PROVIDERS: Readonly<Record<EmbeddingProviderName, EmbeddingProviderEntry>> = {',
       `export const EMBEDDING_PROVIDERS: Readonly<Record<EmbeddingProviderName, EmbeddingProviderEntry>> = {
-  ollama: { model: { from: 'EMBEDDING_MODEL' }, duplicateThreshold: 0.95, create: (options) => new OpenAiEmbeddingProvider(openAiOptions(options)) },`,
+  ollama: { model: { from: 'EMBEDDING_MODEL' }, duplicateThreshold: 0.95, computesInProcess: false, create: (options) => new OpenAiEmbeddingProvider(openAiOptions(options)) },`,
     );
     expect(withEntry).not.toBe(registry);
     const diagnostics = compileWith({ [ENV_SCHEMA]: withOllama, [REGISTRY]: withEntry }, [REGISTRY, ...DEPENDENTS]);

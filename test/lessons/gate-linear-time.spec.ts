@@ -159,8 +159,16 @@ function checkUnit(unit: string): void {
   for (const [stage, prepare] of STAGES) {
     const small = prepare(repeatUnit(unit, SMALL));
     small();
-    const smallMs = Math.max(FLOOR_MS, fastestMs(small, 7));
-    const probeMs = fastestMs(prepare(repeatUnit(unit, PROBE)), 3);
+    const probe = prepare(repeatUnit(unit, PROBE));
+    let smallMs = Math.max(FLOOR_MS, fastestMs(small, 7));
+    let probeMs = fastestMs(probe, 3);
+    // Over the bound once may be the machine (CPU time also grows when other processes thrash the
+    // caches: 7.5x was seen on a linear stage at load 8); measured again with more runs, a
+    // superlinear stage stays over it (quadratic is 9x here), a noisy one does not.
+    if (probeMs > PROBE_BOUND * smallMs) {
+      smallMs = Math.max(FLOOR_MS, Math.min(smallMs, fastestMs(small, 7)));
+      probeMs = Math.min(probeMs, fastestMs(probe, 7));
+    }
     const label = `${stage} on ${JSON.stringify(unit)}`;
     if (probeMs > PROBE_BOUND * smallMs)
       throw new Error(`${label}: ${probeMs.toFixed(1)} ms at ${PROBE} characters, ${smallMs.toFixed(1)} ms at ${SMALL}: superlinear`);

@@ -235,7 +235,9 @@ if (!isPostgresRun()) {
       const query = 'kestrel harbor';
       const vector = await t.app.get(EmbeddingService).embedQuery(query);
       const exactThen = async (k: number) =>
-        ((await t.app.get(VectorSearch).exactNearest(parseMemoryScope(userScope), toVectorLiteral(vector), k, { asOf })) ?? []).map((r) => r.memory.id);
+        ((await t.app.get(VectorSearch).exactNearest(parseMemoryScope(userScope), toVectorLiteral(vector), k, { asOf })) ?? []).map(
+          (r) => r.memory.id,
+        );
 
       // every row valid then: the 40 live ones and the 2 deleted since
       const all = await t
@@ -252,7 +254,9 @@ if (!isPostgresRun()) {
       const logged: { sql: string; parameters: unknown[] }[] = [];
       const spy = jest
         .spyOn(t.dataSource.logger, 'logQuery')
-        .mockImplementation((sql: string, parameters?: unknown) => void logged.push({ sql, parameters: Array.isArray(parameters) ? parameters : [] }));
+        .mockImplementation(
+          (sql: string, parameters?: unknown) => void logged.push({ sql, parameters: Array.isArray(parameters) ? parameters : [] }),
+        );
       let top: string[];
       try {
         const res = await t

@@ -154,10 +154,7 @@ function liveRowConditions(column: (name: 'deleted_at' | 'superseded_at') => str
  * written as such so that the partial indexes on live rows (and the tenant graphs) still apply.
  */
 export type ReadTime =
-  | { kind: 'current' }
-  | { kind: 'current-with-expired' }
-  | { kind: 'as-of'; at: Date; branch?: AsOfBranch }
-  | { kind: 'any' };
+  { kind: 'current' } | { kind: 'current-with-expired' } | { kind: 'as-of'; at: Date; branch?: AsOfBranch } | { kind: 'any' };
 
 /**
  * One side of `as-of`: the rows still live (which the live partial indexes and the scope's

@@ -154,7 +154,27 @@ function collectFindings(pieces: string[], judged: Judged[], whole: Judged, mode
 
 /** Whether an extracted fact comes from a blocked sentence (or holds one). */
 export function factIsBlocked(assessment: InputAssessment, fact: string): boolean {
+  return isInBlockedSentence(blockedSentences(assessment), fact);
+}
+
+/** What judging the facts needs of the input's assessment: small enough to send to a worker. */
+export interface InputContext {
+  /** The input verbatim: a fact equal to it was judged whole by the assessment. */
+  whole: string;
+  /** The flattened text of every blocked sentence. */
+  blocked: string[];
+}
+
+export function inputContext(assessment: InputAssessment): InputContext {
+  return { whole: assessment.whole.text, blocked: blockedSentences(assessment) };
+}
+
+const blockedSentences = (assessment: InputAssessment): string[] =>
+  assessment.segments.filter((segment) => segment.blocked).map((segment) => segment.flat);
+
+export function isInBlockedSentence(blocked: readonly string[], fact: string): boolean {
+  if (blocked.length === 0) return false;
   const flat = flatten(fact);
   if (!flat) return false;
-  return assessment.segments.some((segment) => segment.blocked && (segment.flat.includes(flat) || flat.includes(segment.flat)));
+  return blocked.some((sentence) => sentence.includes(flat) || flat.includes(sentence));
 }

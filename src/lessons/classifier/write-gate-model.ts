@@ -1,6 +1,6 @@
 import { sanitizeInput } from '../sanitizer/sanitize-input';
 import type { SanitizerResult } from '../sanitizer/sanitizer.types';
-import { CLASSIFIER_RULE_ID, type GateFinding, type Judged } from './assess-input';
+import { CLASSIFIER_RULE_ID, isInBlockedSentence, type GateFinding, type InputContext, type Judged } from './assess-input';
 import { classifierScore, loadModel, type GateModel, type StoredGateModel } from './gate-model';
 import stored from './gate-model.json';
 
@@ -40,4 +40,19 @@ export function factJudgement({ sanitized, score }: Judged, gate: GateModel = sh
     });
   }
   return { sanitized, blocked: sanitized.blocked || flagged, findings };
+}
+
+/**
+ * Each fact's basis for a verdict: the input itself (judged whole by the assessment), from a
+ * blocked sentence (rejected without more work), or its own judgement by the rules and the
+ * classifier. The CPU part of the per-fact gate, run inline or on a worker (src/workers).
+ */
+export type FactBasis = { kind: 'whole' } | { kind: 'blocked-sentence' } | { kind: 'judged'; judgement: FactJudgement };
+
+export function judgeFacts(facts: readonly string[], input: InputContext, model: GateModel = shippedModel()): FactBasis[] {
+  return facts.map((fact): FactBasis => {
+    if (isInBlockedSentence(input.blocked, fact)) return { kind: 'blocked-sentence' };
+    if (fact === input.whole) return { kind: 'whole' };
+    return { kind: 'judged', judgement: judgeText(fact, model) };
+  });
 }

@@ -2,17 +2,17 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 
-import type { GateReply, GateRequest, GateResult, GateTask } from './gate-tasks';
+import type { CpuReply, CpuRequest, CpuTask } from './cpu-tasks';
 
-/** An input that took longer than the budget to judge (or killed its worker): refused, never let through. */
-export class GateBudgetExceededError extends Error {
+/** A task that took longer than its budget (or killed its worker): its input is refused, never let through. */
+export class WorkerBudgetExceededError extends Error {
   constructor(readonly budgetMs: number) {
-    super(`the write gate's budget of ${budgetMs} ms per input was exceeded`);
-    this.name = 'GateBudgetExceededError';
+    super(`the worker budget of ${budgetMs} ms per task was exceeded`);
+    this.name = 'WorkerBudgetExceededError';
   }
 }
 
-export interface GatePoolOptions {
+export interface WorkerPoolOptions {
   /** Worker threads at most; started on the first task, so an app that never offloads starts none. */
   workers: number;
   /** Time one task may take on its worker; past it the worker is terminated and replaced. */
@@ -21,7 +21,7 @@ export interface GatePoolOptions {
 
 interface Pending {
   id: number;
-  task: GateTask;
+  task: CpuTask<unknown>;
   budgetMs: number;
   resolve: (result: unknown) => void;
   reject: (error: Error) => void;
@@ -40,24 +40,24 @@ interface Slot {
 const WORKER_HEAP_MB = 128;
 
 /**
- * Worker threads that run the write gate's CPU work (gate.worker.ts) so the event loop never waits
- * for it. Each worker takes one task at a time; a task waits in the queue for a ready worker, and
+ * Worker threads that run CPU work (src/app/cpu.worker.ts: the write gate, fact extraction,
+ * in-process embeddings of long texts) so the event loop never waits for it. Each worker takes one task at a time; a task waits in the queue for a ready worker, and
  * its budget starts when a worker takes it (a worker still loading the rules does not count). A
  * task over budget cannot be interrupted inside synchronous code, so its worker is terminated, a
- * fresh one started, and the task rejected with GateBudgetExceededError.
+ * fresh one started, and the task rejected with WorkerBudgetExceededError.
  */
-export class GatePool {
+export class WorkerPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Pending[] = [];
   private nextId = 1;
   private closed = false;
 
-  constructor(private readonly options: GatePoolOptions) {}
+  constructor(private readonly options: WorkerPoolOptions) {}
 
   /** Runs a task on a worker; `budgetMs` overrides the pool's budget for this task. */
-  run<T extends GateTask>(task: T, budgetMs = this.options.budgetMs): Promise<GateResult<T>> {
-    if (this.closed) return Promise.reject(new Error('the write gate pool is closed'));
-    return new Promise<GateResult<T>>((resolve, reject) => {
+  run<R>(task: CpuTask<R>, budgetMs = this.options.budgetMs): Promise<R> {
+    if (this.closed) return Promise.reject(new Error('the worker pool is closed'));
+    return new Promise<R>((resolve, reject) => {
       this.queue.push({ id: this.nextId++, task, budgetMs, resolve: resolve as (result: unknown) => void, reject });
       while (this.slots.length < this.options.workers) this.slots.push(this.spawn());
       this.dispatch();
@@ -72,11 +72,11 @@ export class GatePool {
   /** Rejects queued tasks, terminates every worker, and resolves when all have exited. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const pending of this.queue.splice(0)) pending.reject(new Error('the write gate pool is closed'));
+    for (const pending of this.queue.splice(0)) pending.reject(new Error('the worker pool is closed'));
     const exits = this.slots.splice(0).map((slot) => {
       slot.retired = true;
       if (slot.timer) clearTimeout(slot.timer);
-      slot.busy?.reject(new Error('the write gate pool is closed'));
+      slot.busy?.reject(new Error('the worker pool is closed'));
       return slot.worker.terminate();
     });
     await Promise.all(exits);
@@ -85,9 +85,9 @@ export class GatePool {
   private spawn(): Slot {
     const slot: Slot = { worker: startWorker(), ready: false, retired: false, busy: null, timer: null };
     slot.worker.unref();
-    slot.worker.on('message', (message: GateReply | { ready: true }) => this.onMessage(slot, message));
+    slot.worker.on('message', (message: CpuReply | { ready: true }) => this.onMessage(slot, message));
     slot.worker.on('error', (error) => this.onFailure(slot, error));
-    slot.worker.on('exit', (code) => this.onFailure(slot, new Error(`write gate worker exited with code ${code}`)));
+    slot.worker.on('exit', (code) => this.onFailure(slot, new Error(`cpu worker exited with code ${code}`)));
     return slot;
   }
 
@@ -98,12 +98,12 @@ export class GatePool {
       slot.busy = pending;
       slot.worker.ref();
       slot.timer = setTimeout(() => this.overBudget(slot), pending.budgetMs);
-      const request: GateRequest = { id: pending.id, task: pending.task };
+      const request: CpuRequest = { id: pending.id, kind: pending.task.kind, input: pending.task.input };
       slot.worker.postMessage(request);
     }
   }
 
-  private onMessage(slot: Slot, message: GateReply | { ready: true }): void {
+  private onMessage(slot: Slot, message: CpuReply | { ready: true }): void {
     if ('ready' in message) {
       slot.ready = true;
       this.dispatch();
@@ -113,7 +113,7 @@ export class GatePool {
     if (pending === null || pending.id !== message.id) return;
     this.release(slot);
     if (message.ok) pending.resolve(message.result);
-    else pending.reject(new Error(`write gate worker failed: ${message.message}`));
+    else pending.reject(new Error(`cpu worker failed: ${message.message}`));
     this.dispatch();
   }
 
@@ -127,7 +127,7 @@ export class GatePool {
   private overBudget(slot: Slot): void {
     const pending = slot.busy;
     this.retire(slot);
-    pending?.reject(new GateBudgetExceededError(pending.budgetMs));
+    pending?.reject(new WorkerBudgetExceededError(pending.budgetMs));
   }
 
   /** A worker that crashed or exited by itself: its task is refused like one over budget. */
@@ -136,7 +136,7 @@ export class GatePool {
     const pending = slot.busy;
     const wasReady = slot.ready;
     this.retire(slot);
-    pending?.reject(new GateBudgetExceededError(pending.budgetMs));
+    pending?.reject(new WorkerBudgetExceededError(pending.budgetMs));
     // A worker that dies before it is ready would die again: fail the queue instead of looping.
     if (!wasReady) for (const queued of this.queue.splice(0)) queued.reject(error);
   }
@@ -159,9 +159,11 @@ export class GatePool {
  */
 function startWorker(): Worker {
   const resourceLimits = { maxOldGenerationSizeMb: WORKER_HEAP_MB };
-  const compiled = join(__dirname, 'gate.worker.js');
+  // The worker's entry is in src/app, the top layer: its handlers import the features, which
+  // import this pool.
+  const compiled = join(__dirname, '..', 'app', 'cpu.worker.js');
   if (existsSync(compiled)) return new Worker(compiled, { resourceLimits });
-  const workerData = { entry: join(__dirname, 'gate.worker.ts'), swc: require.resolve('@swc/core') };
+  const workerData = { entry: join(__dirname, '..', 'app', 'cpu.worker.ts'), swc: require.resolve('@swc/core') };
   return new Worker(TYPESCRIPT_BOOTSTRAP, { eval: true, workerData, resourceLimits });
 }
 
