@@ -71,7 +71,8 @@ export class AdminService {
       const receipt = await this.access.erase(subject, actor);
       return { erased: receipt.erased, residue: receipt.residue, erased_at: receipt.erasedAt.toISOString() };
     } catch (error) {
-      if (error instanceof ErasureResidueError) throw new DomainError('ERASURE_RESIDUE');
+      // The residue's counts (table -> rows left; no ids) say where the erasure fell short.
+      if (error instanceof ErasureResidueError) throw new DomainError('ERASURE_RESIDUE', undefined, { residue: error.receipt.residue });
       throw error;
     }
   }

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
+import { SUBJECT_LOCK_KEY } from './access/erasure';
+
 /** A subscription as stored (the secret only for the worker and the creation answer). */
 export interface WebhookSubscriptionRow {
   id: string;
@@ -68,21 +70,30 @@ const DELIVERY_COLUMNS =
 export class WebhooksRepository {
   constructor(private readonly dataSource: DataSource) {}
 
+  /**
+   * Takes the user's subject lock, shared, in the same transaction (access/erasure.ts,
+   * SUBJECT_LOCK_KEY): a subscription created while the user is being erased waits for the
+   * erasure to commit and is then created anew, and an erasure that starts meanwhile waits for
+   * it and erases it with the rest; never a subscription half-erased.
+   */
   async create(subscription: NewWebhookSubscription): Promise<WebhookSubscriptionRow> {
-    const rows: WebhookSubscriptionRow[] = await this.dataSource.query(
-      `INSERT INTO webhook_subscriptions (id, user_id, workspace_id, agent_id, url, events, secret)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${SUBSCRIPTION_COLUMNS}`,
-      [
-        subscription.id,
-        subscription.userId,
-        subscription.workspaceId,
-        subscription.agentId,
-        subscription.url,
-        subscription.events,
-        subscription.secret,
-      ],
-    );
-    return rows[0];
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(`SELECT pg_advisory_xact_lock_shared(${SUBJECT_LOCK_KEY('$1')})`, [subscription.userId]);
+      const rows: WebhookSubscriptionRow[] = await manager.query(
+        `INSERT INTO webhook_subscriptions (id, user_id, workspace_id, agent_id, url, events, secret)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${SUBSCRIPTION_COLUMNS}`,
+        [
+          subscription.id,
+          subscription.userId,
+          subscription.workspaceId,
+          subscription.agentId,
+          subscription.url,
+          subscription.events,
+          subscription.secret,
+        ],
+      );
+      return rows[0];
+    });
   }
 
   async list(userId?: string): Promise<WebhookSubscriptionRow[]> {

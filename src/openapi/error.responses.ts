@@ -12,4 +12,13 @@ export class ErrorDoc {
     example: '0d6f3b2a-8c1e-4f57-9a2b-6e4d1c0b9f37',
   })
   request_id?: string;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+    description:
+      'On a 409 of POST /v1/admin/erase: the rows of the subject still found after the deletion, by table (the erasure was rolled back).',
+    example: { memories: 0, lessons: 1 },
+  })
+  residue?: Record<string, number>;
 }

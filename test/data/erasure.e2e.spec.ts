@@ -4,7 +4,7 @@ import { Client } from 'pg';
 
 import { MemoryAccess, type NewMemory } from '../../src/database/access/memory-access';
 import { existingTenantGraphs, reconcileTenantGraphs, tenantGraphName } from '../../src/database/maintenance/tenant-graphs';
-import { SUBJECT_TABLES } from '../../src/database/access/erasure';
+import { SUBJECT_LOCK_KEY, SUBJECT_TABLES } from '../../src/database/access/erasure';
 import { ADMIN_TOKEN, adminAuth } from '../support/api-keys';
 import { newUser } from '../support/ids';
 import { memoryLines, ndjsonLines } from '../support/ndjson';
@@ -249,6 +249,91 @@ describe('erasure', () => {
     const res = await erasure!;
     expect(res.status).toBe(200);
     expect(res.body.erased.memories).toBe(1);
+    expect(Object.values(res.body.residue).every((n) => n === 0)).toBe(true);
+    expect(await scan(user)).toEqual({});
+  });
+
+  it('makes a webhook subscription of the user wait while an erasure holds the subject lock (the subject lock)', async () => {
+    const user = newUser('erase-hook-race');
+    let created: Promise<{ status: number; body: { user_id: string } }> | undefined;
+    let answeredEarly = false;
+    await t.dataSource.transaction(async (manager) => {
+      // What the erasure holds for its whole transaction.
+      await manager.query(`SELECT pg_advisory_xact_lock(${SUBJECT_LOCK_KEY('$1')})`, [user]);
+      created = t
+        .http()
+        .post('/v1/admin/webhooks')
+        .set(adminAuth)
+        .send({ user_id: user, url: 'https://hooks.example.com/race', events: ['memory.stored'] })
+        .then((r) => {
+          answeredEarly = true;
+          return r;
+        }) as typeof created;
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(answeredEarly).toBe(false); // the subscription waits for the "erasure"
+      const [{ n }] = await manager.query('SELECT count(*)::int AS n FROM webhook_subscriptions WHERE user_id = $1', [user]);
+      expect(n).toBe(0);
+    });
+    const res = await created!;
+    expect(res.status).toBe(201);
+    expect(res.body.user_id).toBe(user);
+    // And the other way round: an erasure erases the subscription committed before it.
+    const erased = await erase({ user_id: user });
+    expect(erased.status).toBe(200);
+    expect(erased.body.erased.webhook_subscriptions).toBe(1);
+  });
+
+  it('rolls everything back and answers 409 with the residue when a row of the subject survives the deletion', async () => {
+    const user = newUser('erase-residue');
+    expect(user).toMatch(/^[\w-]+$/); // spliced into the trigger's condition below
+    const ws = randomUUID();
+    for (const scope of [{ user_id: user }, { user_id: user, workspace_id: ws, agent_id: randomUUID() }]) {
+      const res = await t
+        .http()
+        .post('/v1/memories/ingest/quick')
+        .send({ ...scope, conversation: `the residue test keeps a copper kettle ${randomUUID()}`, source_site: 's', skip_extraction: true });
+      expect(res.status).toBe(200);
+    }
+    expect((await t.http().post('/v1/memories/lessons/report').query({ user_id: user }).send({ pattern: 'residue pattern' })).status).toBe(201);
+    const rowsOf = async (): Promise<Record<string, number>> => {
+      const counts: Record<string, number> = {};
+      for (const table of Object.keys(SUBJECT_TABLES)) {
+        const [{ n }] = await t.dataSource.query(`SELECT count(*)::int AS n FROM "${table}" WHERE user_id = $1`, [user]);
+        counts[table] = n;
+      }
+      return counts;
+    };
+    const before = await rowsOf();
+    expect(before).toMatchObject({ memories: 2, lessons: 1 });
+    const erasedEvents = async (): Promise<number> =>
+      (await t.dataSource.query("SELECT count(*)::int AS n FROM audit_events WHERE action = 'subject.erased'"))[0].n;
+    const eventsBefore = await erasedEvents();
+
+    // A row the deletion cannot reach: a trigger that cancels the DELETE of this user's lessons.
+    await t.dataSource.query('CREATE FUNCTION atrium_test_keep_row() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$');
+    await t.dataSource.query(
+      `CREATE TRIGGER atrium_test_keep_lesson BEFORE DELETE ON lessons FOR EACH ROW
+        WHEN (OLD.user_id = '${user}') EXECUTE FUNCTION atrium_test_keep_row()`,
+    );
+    try {
+      const refused = await erase({ user_id: user });
+      expect(refused.status).toBe(409);
+      expect(refused.body).toEqual({
+        error: 'erasure left residue and was rolled back: nothing was erased (retry)',
+        residue: expect.objectContaining({ lessons: 1, memories: 0, memory_versions: 0 }),
+      });
+      expect(Object.entries(refused.body.residue).filter(([, n]) => n !== 0)).toEqual([['lessons', 1]]);
+      // Rolled back: every row of the subject is still there, and no erasure was audited.
+      expect(await rowsOf()).toEqual(before);
+      expect(await erasedEvents()).toBe(eventsBefore);
+    } finally {
+      await t.dataSource.query('DROP TRIGGER atrium_test_keep_lesson ON lessons');
+      await t.dataSource.query('DROP FUNCTION atrium_test_keep_row()');
+    }
+
+    const res = await erase({ user_id: user });
+    expect(res.status).toBe(200);
+    expect(res.body.erased).toMatchObject({ memories: 2, lessons: 1 });
     expect(Object.values(res.body.residue).every((n) => n === 0)).toBe(true);
     expect(await scan(user)).toEqual({});
   });

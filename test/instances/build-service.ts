@@ -29,12 +29,13 @@ async function* filesUnder(dir: string): AsyncGenerator<string> {
  * (other files, such as JSON the code requires, are copied as they are)
  * in about a second instead of a full `tsc` build. The output lives inside the project
  * (.cache/) so `require` finds node_modules and the embedding cache like dist/ does.
+ * `extra`: more top-level folders to compile alongside (e.g. `scripts`, for the data CLIs).
  * Returns the entry point (main.js) and a function that removes the build.
  */
-export async function buildService(): Promise<{ main: string; remove(): Promise<void> }> {
+export async function buildService(extra: readonly string[] = []): Promise<{ main: string; remove(): Promise<void> }> {
   const outDir = join(ROOT, '.cache', `instances-build-${process.pid}`);
   await rm(outDir, { recursive: true, force: true });
-  for (const top of ['src', 'migrations']) {
+  for (const top of ['src', 'migrations', ...extra]) {
     for await (const file of filesUnder(join(ROOT, top))) {
       const target = join(outDir, relative(ROOT, file));
       await mkdir(dirname(target), { recursive: true });

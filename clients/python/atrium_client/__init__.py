@@ -4,6 +4,7 @@
 >>> atrium = Atrium("http://localhost:3050", user_id="alice")
 """
 
+from ._data import ConflictMode, ImportData, ImportFormat
 from ._http import NO_RETRY, Retry
 from ._routes import NOT_GIVEN, AgentScope, NotGiven, Scope
 from .admin import AtriumAdmin
@@ -18,6 +19,7 @@ from .errors import (
     AuthenticationError,
     BadRequestError,
     ConflictError,
+    IncompleteExportError,
     NotFoundError,
     PermissionDeniedError,
     RateLimitError,
@@ -59,6 +61,12 @@ from .models import (
     Success,
     Visibility,
     ErasureReceipt,
+    ExportedMemory,
+    ExportEnd,
+    ExportHeader,
+    ExportLine,
+    ImportLineError,
+    ImportResult,
     VisibilityExplanation,
     WhoAmI,
     WireModel,
@@ -127,6 +135,16 @@ __all__ = [
     "UnprocessableError",
     "Visibility",
     "ErasureReceipt",
+    "ConflictMode",
+    "ExportedMemory",
+    "ExportEnd",
+    "ExportHeader",
+    "ExportLine",
+    "ImportData",
+    "ImportFormat",
+    "ImportLineError",
+    "ImportResult",
+    "IncompleteExportError",
     "VisibilityExplanation",
     "WhoAmI",
     "WireModel",

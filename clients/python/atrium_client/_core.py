@@ -46,16 +46,26 @@ class ClientCore:
         """The scope sent when a call passes none."""
         return self._scope
 
-    def prepare(self, name: str, local_args: Mapping[str, Any]) -> tuple[Route, Prepared]:
+    def prepare(
+        self, name: str, local_args: Mapping[str, Any], *, raw: tuple[bytes, str] | None = None, idempotent: bool | None = None
+    ) -> tuple[Route, Prepared]:
         """``local_args`` is the calling method's ``locals()``: its parameters by name."""
         route = self._routes[name]
-        args = {k: v for k, v in local_args.items() if k not in ("self", "scope")}
+        args = {k: v for k, v in local_args.items() if k not in ("self", "scope", route.raw_body)}
         per_call = local_args.get("scope")
         scope = per_call if isinstance(per_call, Scope) else self._scope
         headers = dict(self._headers)
         if self._credential is not None:
             headers["Authorization"] = f"Bearer {self._credential}"
-        return route, prepare(route, args, scope, has_api_key=self._credential is not None and route.auth == "key", headers=headers)
+        return route, prepare(
+            route,
+            args,
+            scope,
+            has_api_key=self._credential is not None and route.auth == "key",
+            headers=headers,
+            raw=raw,
+            idempotent=idempotent,
+        )
 
     @staticmethod
     def finish(route: Route, answer: Answer) -> Any:

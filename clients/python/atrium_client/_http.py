@@ -78,6 +78,9 @@ class Prepared:
     has_body: bool = False
     idempotent: bool = True
     headers: Mapping[str, str] = field(default_factory=dict[str, str])
+    #: A body sent as is (an import's NDJSON), instead of ``body`` as JSON.
+    raw: bytes | None = None
+    content_type: str = "application/json"
 
 
 @dataclass(frozen=True)
@@ -122,20 +125,20 @@ def check_timeout(timeout: float) -> float:
     return float(timeout)
 
 
-def attempt(base_url: str, prepared: Prepared, timeout: float) -> Answer:
-    """Send once. Returns the 2xx answer; raises AtriumError for any other status, and
+def _open(base_url: str, prepared: Prepared, timeout: float, accept: str) -> Any:
+    """Send once and return the open 2xx response; raise AtriumError for any other status, and
     AtriumTimeoutError / AtriumNetworkError when there was no answer."""
-    headers = {"Accept": "application/json", "User-Agent": USER_AGENT, **prepared.headers}
+    headers = {"Accept": accept, "User-Agent": USER_AGENT, **prepared.headers}
     data: bytes | None = None
-    if prepared.has_body:
+    if prepared.raw is not None:
+        data = prepared.raw
+        headers["Content-Type"] = prepared.content_type
+    elif prepared.has_body:
         data = json.dumps(prepared.body, ensure_ascii=False, allow_nan=False).encode("utf-8")
         headers["Content-Type"] = "application/json"
     request = urllib.request.Request(url_for(base_url, prepared), data=data, method=prepared.method, headers=headers)
     try:
-        with _opener.open(request, timeout=timeout) as response:
-            status: int = response.status
-            raw = response.read()
-            answer_headers = {k.lower(): v for k, v in response.headers.items()}
+        return _opener.open(request, timeout=timeout)
     except urllib.error.HTTPError as error:
         try:
             raw = error.read()
@@ -154,7 +157,65 @@ def attempt(base_url: str, prepared: Prepared, timeout: float) -> Answer:
         raise AtriumTimeoutError(prepared.method, prepared.path, timeout) from None
     except (OSError, http.client.HTTPException) as error:
         raise AtriumNetworkError(prepared.method, prepared.path, error) from None
+
+
+def attempt(base_url: str, prepared: Prepared, timeout: float) -> Answer:
+    """Send once. Returns the 2xx answer; raises AtriumError for any other status, and
+    AtriumTimeoutError / AtriumNetworkError when there was no answer."""
+    response = _open(base_url, prepared, timeout, "application/json")
+    try:
+        with response:
+            status: int = response.status
+            raw: bytes = response.read()
+            answer_headers = {k.lower(): v for k, v in response.headers.items()}
+    except (TimeoutError, socket.timeout):
+        raise AtriumTimeoutError(prepared.method, prepared.path, timeout) from None
+    except (OSError, http.client.HTTPException) as error:
+        raise AtriumNetworkError(prepared.method, prepared.path, error) from None
     return Answer(status, _parse_success(raw, status, prepared), answer_headers)
+
+
+class Stream:
+    """An open streamed answer (NDJSON), read in chunks: ``lines()`` yields its complete lines
+    as they arrive. Errors while reading (a timeout, a broken connection) are raised as they
+    come; the caller decides what a stream that stopped early means."""
+
+    CHUNK = 65536
+
+    def __init__(self, response: Any, prepared: Prepared, timeout: float) -> None:
+        self._response = response
+        self._prepared = prepared
+        self._timeout = timeout
+        self._rest = b""
+        self._done = False
+
+    def read_lines(self) -> list[bytes]:
+        """The next complete lines (possibly none), or an empty list with ``done`` set at the end."""
+        try:
+            chunk: bytes = self._response.read1(self.CHUNK)
+        except (TimeoutError, socket.timeout):
+            raise AtriumTimeoutError(self._prepared.method, self._prepared.path, self._timeout) from None
+        except (OSError, http.client.HTTPException) as error:
+            raise AtriumNetworkError(self._prepared.method, self._prepared.path, error) from None
+        if not chunk:
+            self._done = True
+            last, self._rest = self._rest, b""
+            return [last] if last.strip() else []
+        parts = (self._rest + chunk).split(b"\n")
+        self._rest = parts.pop()
+        return [part for part in parts if part.strip()]
+
+    @property
+    def done(self) -> bool:
+        return self._done
+
+    def close(self) -> None:
+        self._response.close()
+
+
+def open_stream(base_url: str, prepared: Prepared, timeout: float) -> Stream:
+    """Send once and return the streamed 2xx answer (errors as ``attempt`` raises them)."""
+    return Stream(_open(base_url, prepared, timeout, "application/x-ndjson, application/json"), prepared, timeout)
 
 
 def _parse_json(raw: bytes) -> tuple[bool, Any]:

@@ -30,6 +30,7 @@ from .models import (
     Grant,
     GrantList,
     Health,
+    ImportResult,
     IngestResult,
     LessonList,
     LessonReported,
@@ -71,6 +72,12 @@ class Route:
     nullable: frozenset[str] = frozenset()
     #: The answer's status tells whether something was created (Grant.created).
     created_flag: bool = False
+    #: The answer is NDJSON, read line by line (export); ``response`` is then what its memory
+    #: lines hold.
+    streamed: bool = False
+    #: The argument that is the request body, sent as is (an import's file); the other
+    #: arguments go into the query string.
+    raw_body: str | None = None
 
     @property
     def path_params(self) -> list[str]:
@@ -84,6 +91,9 @@ ROUTES: dict[str, Route] = {
     "search_fast": Route("POST", "/v1/memories/search/fast", SearchResult, "read"),
     "expand": Route("POST", "/v1/memories/expand", ExpandResult, "read"),
     "list": Route("GET", "/v1/memories/list", MemoryList, "read"),
+    "export": Route("GET", "/v1/memories/export", MemoryRecord, "read", streamed=True),
+    # Safe to send twice only with on_conflict=skip (the method says so per call).
+    "import_memories": Route("POST", "/v1/memories/import", ImportResult, "write", idempotent=False, raw_body="data"),
     "get": Route("GET", "/v1/memories/{id}", MemoryRecord, "read"),
     "delete": Route("DELETE", "/v1/memories/{id}", Success, "write"),
     "update": Route("PATCH", "/v1/memories/{id}", MemoryRecord, "write", nullable=frozenset({"expires_at"})),
@@ -191,8 +201,12 @@ def prepare(
     *,
     has_api_key: bool,
     headers: Mapping[str, str],
+    raw: tuple[bytes, str] | None = None,
+    idempotent: bool | None = None,
 ) -> Prepared:
-    """A method's arguments (its ``locals()``, without ``self`` and ``scope``) -> the request."""
+    """A method's arguments (its ``locals()``, without ``self`` and ``scope``) -> the request.
+    ``raw``: the body and its Content-Type, for a route with ``raw_body`` (the arguments then go
+    into the query string). ``idempotent`` overrides the route's for this call."""
     params = dict(args)
     path = route.path
     for name in route.path_params:
@@ -208,10 +222,15 @@ def prepare(
             continue
         fields[name] = wire_value(value)
 
-    if route.method in ("GET", "DELETE"):
+    safe = route.idempotent if idempotent is None else idempotent
+    if route.method in ("GET", "DELETE") or route.raw_body is not None:
         query = [item for name, value in fields.items() for item in _query_items(name, value)]
-        return Prepared(route.method, path, query=query, idempotent=route.idempotent, headers=headers)
-    return Prepared(route.method, path, body=fields, has_body=True, idempotent=route.idempotent, headers=headers)
+        if route.raw_body is not None:
+            if raw is None:
+                raise ValueError(f"{route.path} needs its body")
+            return Prepared(route.method, path, query=query, idempotent=safe, headers=headers, raw=raw[0], content_type=raw[1])
+        return Prepared(route.method, path, query=query, idempotent=safe, headers=headers)
+    return Prepared(route.method, path, body=fields, has_body=True, idempotent=safe, headers=headers)
 
 
 def _scope_fields(route: Route, scope: Scope, has_api_key: bool) -> dict[str, str]:

@@ -12,15 +12,18 @@ from __future__ import annotations
 
 import asyncio
 import datetime as _dt
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from ._core import DEFAULT_TIMEOUT, ClientCore, check_update
-from ._http import Retry, attempt, retry_delay
+from ._data import ConflictMode, ExportDecoder, ImportData, ImportFormat, import_body
+from ._http import Prepared, Retry, attempt, open_stream, retry_delay
 from ._routes import NOT_GIVEN, ROUTES, AgentScope, NotGiven, Scope
-from .errors import AtriumException
+from .errors import AtriumException, AtriumNetworkError, AtriumTimeoutError
 from .models import (
     AgentTrust,
+    ExportLine,
+    ImportResult,
     AgentTrustStored,
     ExpandResult,
     Grant,
@@ -42,6 +45,7 @@ from .models import (
 )
 
 Time = str | _dt.datetime
+T = TypeVar("T")
 
 
 class AsyncAtrium:
@@ -73,20 +77,23 @@ class AsyncAtrium:
     def scope(self) -> Scope:
         return self._core.scope
 
-    async def _call(self, name: str, args: Mapping[str, Any]) -> Any:
-        core = self._core
-        route, prepared = core.prepare(name, args)
+    async def _retrying(self, prepared: Prepared, send: Callable[[], T]) -> T:
+        """``send`` (blocking) in a worker thread, again after a retryable error."""
         retry = 0
         while True:
             try:
-                answer = await asyncio.to_thread(attempt, core.base_url, prepared, core.timeout)
-                break
+                return await asyncio.to_thread(send)
             except AtriumException as error:
-                delay = retry_delay(core.retry, prepared, error, retry)
+                delay = retry_delay(self._core.retry, prepared, error, retry)
                 if delay is None:
                     raise
                 await asyncio.sleep(delay)
                 retry += 1
+
+    async def _call(self, name: str, args: Mapping[str, Any], *, raw: tuple[bytes, str] | None = None, idempotent: bool | None = None) -> Any:
+        core = self._core
+        route, prepared = core.prepare(name, args, raw=raw, idempotent=idempotent)
+        answer = await self._retrying(prepared, lambda: attempt(core.base_url, prepared, core.timeout))
         return core.finish(route, answer)
 
     # Memories ------------------------------------------------------------------------------
@@ -169,6 +176,49 @@ class AsyncAtrium:
     ) -> MemoryList:
         """Newest first; ``limit`` 1..100 (default 20); ``include_expired=True`` adds expired memories."""
         return await self._call("list", locals())
+
+    async def export(
+        self,
+        *,
+        agent_scope: AgentScope | None = None,
+        include_vectors: bool | None = None,
+        include_expired: bool | None = None,
+        scope: Scope | None = None,
+    ) -> AsyncIterator[ExportLine]:
+        """``Atrium.export`` as an async generator (``async for line in atrium.export()``): each
+        chunk of the answer is read in a worker thread; ``IncompleteExportError`` when the stream
+        stops before its end line."""
+        args = dict(locals())
+        core = self._core
+        _, prepared = core.prepare("export", args)
+        stream = await self._retrying(prepared, lambda: open_stream(core.base_url, prepared, core.timeout))
+        decoder = ExportDecoder(prepared)
+        try:
+            while not stream.done:
+                try:
+                    lines = await asyncio.to_thread(stream.read_lines)
+                except (AtriumNetworkError, AtriumTimeoutError) as error:
+                    raise decoder.broken(error) from error
+                for line in lines:
+                    yield decoder.decode(line)
+            decoder.finish()
+        finally:
+            stream.close()
+
+    async def import_memories(
+        self,
+        data: ImportData,
+        *,
+        format: ImportFormat | None = None,
+        on_conflict: ConflictMode | None = None,
+        dry_run: bool | None = None,
+        scope: Scope | None = None,
+    ) -> ImportResult:
+        """``Atrium.import_memories``, awaited."""
+        args = dict(locals())
+        return await self._call(
+            "import_memories", args, raw=import_body(data, format), idempotent=on_conflict is None or on_conflict == "skip"
+        )
 
     async def get(
         self, id: str, *, agent_scope: AgentScope | None = None, include_expired: bool | None = None, scope: Scope | None = None

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import datetime as _dt
 import time
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, TypeVar
 
 from ._core import DEFAULT_TIMEOUT, ClientCore, check_update
-from ._http import Retry, attempt, retry_delay
+from ._data import ConflictMode, ExportDecoder, ImportData, ImportFormat, import_body
+from ._http import Prepared, Retry, attempt, open_stream, retry_delay
 from ._routes import NOT_GIVEN, ROUTES, AgentScope, NotGiven, Scope
-from .errors import AtriumException
+from .errors import AtriumException, AtriumNetworkError, AtriumTimeoutError
 from .models import (
     AgentTrust,
+    ExportLine,
+    ImportResult,
     AgentTrustStored,
     ExpandResult,
     Grant,
@@ -34,6 +37,7 @@ from .models import (
 )
 
 Time = str | _dt.datetime
+T = TypeVar("T")
 
 
 class Atrium:
@@ -74,20 +78,22 @@ class Atrium:
     def scope(self) -> Scope:
         return self._core.scope
 
-    def _call(self, name: str, args: Mapping[str, Any]) -> Any:
-        core = self._core
-        route, prepared = core.prepare(name, args)
+    def _retrying(self, prepared: Prepared, send: Callable[[], T]) -> T:
         retry = 0
         while True:
             try:
-                answer = attempt(core.base_url, prepared, core.timeout)
-                break
+                return send()
             except AtriumException as error:
-                delay = retry_delay(core.retry, prepared, error, retry)
+                delay = retry_delay(self._core.retry, prepared, error, retry)
                 if delay is None:
                     raise
                 time.sleep(delay)
                 retry += 1
+
+    def _call(self, name: str, args: Mapping[str, Any], *, raw: tuple[bytes, str] | None = None, idempotent: bool | None = None) -> Any:
+        core = self._core
+        route, prepared = core.prepare(name, args, raw=raw, idempotent=idempotent)
+        answer = self._retrying(prepared, lambda: attempt(core.base_url, prepared, core.timeout))
         return core.finish(route, answer)
 
     # Memories ------------------------------------------------------------------------------
@@ -170,6 +176,59 @@ class Atrium:
     ) -> MemoryList:
         """Newest first; ``limit`` 1..100 (default 20); ``include_expired=True`` adds expired memories."""
         return self._call("list", locals())
+
+    def export(
+        self,
+        *,
+        agent_scope: AgentScope | None = None,
+        include_vectors: bool | None = None,
+        include_expired: bool | None = None,
+        scope: Scope | None = None,
+    ) -> Iterator[ExportLine]:
+        """Every memory the caller can see (GET /v1/memories/export), streamed: yields the
+        ``ExportHeader``, each ``ExportedMemory`` (oldest first) and the ``ExportEnd``, reading
+        the answer as the loop asks for lines (constant memory at any size). A stream that stops
+        before its end line raises ``IncompleteExportError``: a truncated export is never taken
+        for a whole one. ``include_vectors=True`` adds each vector (an import into the same
+        embedder then reuses it). Nothing is sent until the first line is asked for."""
+        args = dict(locals())
+        core = self._core
+        _, prepared = core.prepare("export", args)
+        stream = self._retrying(prepared, lambda: open_stream(core.base_url, prepared, core.timeout))
+        decoder = ExportDecoder(prepared)
+        try:
+            while not stream.done:
+                try:
+                    lines = stream.read_lines()
+                except (AtriumNetworkError, AtriumTimeoutError) as error:
+                    raise decoder.broken(error) from error
+                for line in lines:
+                    yield decoder.decode(line)
+            decoder.finish()
+        finally:
+            stream.close()
+
+    def import_memories(
+        self,
+        data: ImportData,
+        *,
+        format: ImportFormat | None = None,
+        on_conflict: ConflictMode | None = None,
+        dry_run: bool | None = None,
+        scope: Scope | None = None,
+    ) -> ImportResult:
+        """Import memories (POST /v1/memories/import) into the scope: ``data`` is an export's
+        NDJSON (text or bytes, or the lines ``export()`` yielded, or mappings), or with
+        ``format="mem0"`` mem0's export (its JSON text, or its entries). Every record passes the
+        write gate. ``on_conflict``: ``skip`` (default), ``overwrite`` or ``new_id`` for an id
+        that exists; ``dry_run=True`` writes nothing. Bad lines come back by number in
+        ``errors``; the rest is imported. Retried after a lost connection only with ``skip``,
+        where a second run changes nothing. One request: send a large file in parts (the
+        service cuts a request at HTTP_REQUEST_TIMEOUT_MS), or use ``npm run import``."""
+        args = dict(locals())
+        return self._call(
+            "import_memories", args, raw=import_body(data, format), idempotent=on_conflict is None or on_conflict == "skip"
+        )
 
     def get(
         self, id: str, *, agent_scope: AgentScope | None = None, include_expired: bool | None = None, scope: Scope | None = None

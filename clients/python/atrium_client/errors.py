@@ -132,3 +132,8 @@ class AtriumNetworkError(AtriumException):
         self.method = method
         self.path = path
         self.__cause__ = cause
+
+
+class IncompleteExportError(AtriumResponseError):
+    """An export that stopped before its end line (``{"end": true, "count": N}``): the service
+    or the connection went away mid-stream. What was read is not the whole export; run it again."""

@@ -502,6 +502,72 @@ class ErasureReceipt(WireModel):
     erased_at: str
 
 
+@dataclass(frozen=True, kw_only=True)
+class ImportLineError(WireModel):
+    """A line (mem0: an entry) that was not imported, by its 1-based number, and why."""
+
+    WIRE_SCHEMAS = ("ImportErrorDoc",)
+    line: int
+    error: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ImportResult(WireModel):
+    """What an import did: records written (with ``dry_run``: that would be), skipped (the id
+    exists, with ``on_conflict="skip"``), blocked by the write gate, failed; the first 1,000
+    failed lines in ``errors``."""
+
+    WIRE_SCHEMAS = ("ImportResultDoc",)
+    imported: int
+    skipped: int
+    blocked: int
+    failed: int
+    errors: list[ImportLineError]
+
+
+# Export lines (GET /v1/memories/export is NDJSON, outside the OpenAPI schemas: these are not
+# WireModels). Each keeps ``raw``, the line as sent, so an export can be written to a file and
+# given back to ``import_memories`` unchanged.
+
+
+@dataclass(frozen=True)
+class ExportHeader:
+    """The first line: ``format`` ``atrium.export``, ``version``, when, whose (``scope``), and the
+    embedding identity (``provider``, ``model``, ``dimensions``) the vectors were made with."""
+
+    kind: ClassVar[Literal["header"]] = "header"
+    format: str
+    version: int
+    exported_at: str
+    scope: dict[str, Any]
+    embedding: dict[str, Any]
+    raw: dict[str, Any] = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class ExportedMemory:
+    """One memory of an export: the record, the grants on it (the owner's export only), and its
+    vector (``include_vectors=True`` only)."""
+
+    kind: ClassVar[Literal["memory"]] = "memory"
+    memory: MemoryRecord
+    grants: list[GrantEntry] | None
+    embedding: list[float] | None
+    raw: dict[str, Any] = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class ExportEnd:
+    """The last line of a complete export: ``count`` memories were sent."""
+
+    kind: ClassVar[Literal["end"]] = "end"
+    count: int
+    raw: dict[str, Any] = field(repr=False, compare=False)
+
+
+ExportLine = Union[ExportHeader, ExportedMemory, ExportEnd]
+
+
 # ---------------------------------------------------------------------------------------------
 # Decoding: JSON (already parsed) -> the classes above, driven by their type hints.
 

@@ -17,11 +17,8 @@ from .support import REPO
 
 CLIENT_DIR = REPO / "dist" / "sdk" / "client"
 
-#: TS methods the Python client does not have yet, each with its reason (issue 24).
-NOT_YET_IN_PYTHON = {
-    "export": "GET /v1/memories/export streams NDJSON; the Python client has no streamed route yet (issue 24 follow-up)",
-    "import": "POST /v1/memories/import takes an NDJSON body; the Python client sends JSON bodies only yet (issue 24 follow-up)",
-}
+#: TS methods the Python client does not have yet, each with its reason (empty: none).
+NOT_YET_IN_PYTHON: dict[str, str] = {}
 
 
 def typescript_routes() -> dict[str, tuple[str, str]]:

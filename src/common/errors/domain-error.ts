@@ -51,7 +51,7 @@ export class DomainError extends Error {
   constructor(
     readonly code: DomainErrorCode,
     message?: string,
-    /** Extra envelope fields; only the config route uses them (CONTRACT section 7). */
+    /** Extra envelope fields: the config route's (CONTRACT section 7) and the erasure's residue (section 13). */
     readonly extra?: Record<string, unknown>,
   ) {
     super(message ?? DOMAIN_ERRORS[code].message);

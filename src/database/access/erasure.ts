@@ -53,9 +53,9 @@ export interface ErasureReceipt {
 /**
  * The advisory lock of a user's data, an expression over one text parameter: erasure takes it
  * exclusively (pg_advisory_xact_lock), the statements that create a user's rows (memories and
- * episodes and access counts in MemoryAccess, lessons, trust levels, API keys) take it shared in their
- * transaction. A write that began before the erasure is therefore committed before the
- * erasure's DELETEs run (and erased with the rest);
+ * episodes and access counts in MemoryAccess, lessons, trust levels, API keys, webhook
+ * subscriptions) take it shared in their transaction. A write that began before the erasure is
+ * therefore committed before the erasure's DELETEs run (and erased with the rest);
  * one that begins after waits for the erasure to commit and then writes anew. Transaction-scoped
  * locks only: nothing outlives the transaction, so it works behind a transaction-mode pooler.
  */

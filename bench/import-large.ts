@@ -1,0 +1,134 @@
+/**
+ * How long a large import takes (issue 24: the 100,000-line file). Writes an Atrium export of N
+ * lines (no vectors, user scope, distinct texts), then sends it to POST /v1/memories/import the
+ * way `npm run import` does: parts of BENCH_CHUNK lines, one request each, one after the other.
+ * Prints the total, the rate, and the slowest part (which must stay well inside
+ * HTTP_REQUEST_TIMEOUT_MS, 60 s by default), then checks the count the database holds.
+ *
+ *   npm run bench:import                                   # embedded database (PGlite)
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:import
+ *   BENCH_LINES=100000 (default)  BENCH_CHUNK=500 (default, as npm run import)
+ *   BENCH_EMBEDDINGS=hash (default, as the tests) or local
+ *
+ * The app runs in this process with the request timeout off, so a slow part is measured rather
+ * than cut. The figures of a shared machine move a lot; see docs/data.md for the ones recorded.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+
+import { createApp } from '../src/app/bootstrap';
+import { loadEnv } from '../src/env/env.schema';
+
+const LINES = Number(process.env.BENCH_LINES ?? 100_000);
+const CHUNK = Number(process.env.BENCH_CHUNK ?? 500);
+const EMBEDDINGS = process.env.BENCH_EMBEDDINGS ?? 'hash';
+
+/** The file's lines: a header, then one record per line. */
+function fileLines(count: number): { header: string; records: string[] } {
+  const header = JSON.stringify({ format: 'atrium.export', version: 1, exported_at: new Date().toISOString(), scope: { kind: 'user' } });
+  const topics = ['the garden', 'the invoices', 'the boiler', 'the car', 'the trip to Porto', 'the team offsite', 'the dentist'];
+  const records: string[] = [];
+  for (let i = 0; i < count; i++) {
+    records.push(
+      JSON.stringify({
+        id: randomUUID(),
+        content: `Note ${i} about ${topics[i % topics.length]}: remember item ${i % 997} before week ${i % 52}`,
+        source_site: 'bench.example',
+        created_at: new Date(Date.UTC(2025, 0, 1) + i * 1000).toISOString(),
+        metadata: { n: i },
+      }),
+    );
+  }
+  return { header, records };
+}
+
+async function main(): Promise<void> {
+  const serverUrl = process.env.DATABASE_URL;
+  const kind = serverUrl ? 'PostgreSQL' : 'embedded (PGlite)';
+  let dbName: string | undefined;
+  let dataDir: string | undefined;
+  const databaseEnv: Record<string, string> = {};
+  if (serverUrl) {
+    dbName = `atrium_bench_import_${Date.now()}`;
+    const admin = new Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${dbName}`);
+    await admin.end();
+    const url = new URL(serverUrl);
+    url.pathname = `/${dbName}`;
+    databaseEnv.DATABASE_URL = url.toString();
+  } else {
+    dataDir = await mkdtemp(join(tmpdir(), 'atrium-bench-import-'));
+    databaseEnv.DATA_DIR = dataDir;
+  }
+  const env = { ...process.env };
+  delete env.DATABASE_URL;
+  const app = await createApp(
+    loadEnv({
+      ...env,
+      LOG_LEVEL: 'error',
+      EMBEDDING_PROVIDER: EMBEDDINGS,
+      PORT: '0',
+      AUTH_MODE: 'off',
+      HTTP_REQUEST_TIMEOUT_MS: '0',
+      DATABASE_STATEMENT_TIMEOUT_MS: '0',
+      WEBHOOK_POLL_INTERVAL_MS: '0',
+      EXPIRY_PURGE_INTERVAL_S: '0',
+      ...databaseEnv,
+    }),
+  );
+  try {
+    await app.listen(0, '127.0.0.1');
+    const { port } = app.getHttpServer().address() as { port: number };
+    const user = `bench-import-${randomUUID().slice(0, 8)}`;
+    const { header, records } = fileLines(LINES);
+    console.log(`node ${process.version}; ${kind}; ${EMBEDDINGS} embeddings; ${LINES} lines in parts of ${CHUNK}`);
+    const totals = { imported: 0, skipped: 0, blocked: 0, failed: 0 };
+    let slowest = 0;
+    const started = Date.now();
+    for (let from = 0; from < records.length; from += CHUNK) {
+      const body = `${header}\n${records.slice(from, from + CHUNK).join('\n')}\n`;
+      const partStarted = Date.now();
+      const res = await fetch(`http://127.0.0.1:${port}/v1/memories/import?user_id=${user}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-ndjson' },
+        body,
+      });
+      if (res.status !== 200) throw new Error(`part at line ${from + 2}: ${res.status} ${await res.text()}`);
+      const result = (await res.json()) as typeof totals;
+      for (const key of Object.keys(totals) as (keyof typeof totals)[]) totals[key] += result[key];
+      slowest = Math.max(slowest, (Date.now() - partStarted) / 1000);
+      if ((from / CHUNK) % 10 === 9 || from + CHUNK >= records.length) {
+        const done = Math.min(from + CHUNK, records.length);
+        console.log(`  ${String(done).padStart(7)} lines  ${((Date.now() - started) / 1000).toFixed(1).padStart(7)} s`);
+      }
+    }
+    const seconds = (Date.now() - started) / 1000;
+    const [{ n }] = await app.get(DataSource).query('SELECT count(*)::int AS n FROM memories WHERE user_id = $1', [user]);
+    console.log(`lines     seconds  lines/s  slowest part s  imported  skipped  blocked  failed  rows in database`);
+    console.log(
+      `${String(LINES).padEnd(9)} ${seconds.toFixed(1).padEnd(8)} ${(LINES / seconds).toFixed(0).padEnd(8)} ${slowest.toFixed(1).padEnd(15)} ` +
+        `${String(totals.imported).padEnd(9)} ${String(totals.skipped).padEnd(8)} ${String(totals.blocked).padEnd(8)} ${String(totals.failed).padEnd(7)} ${n}`,
+    );
+    if (n !== totals.imported) throw new Error(`the database holds ${n} rows, the import said ${totals.imported}`);
+  } finally {
+    await app.close();
+    if (dbName && serverUrl) {
+      const admin = new Client({ connectionString: serverUrl });
+      await admin.connect();
+      await admin.query(`DROP DATABASE ${dbName}`);
+      await admin.end();
+    }
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
