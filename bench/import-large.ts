@@ -9,6 +9,8 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:import
  *   BENCH_LINES=100000 (default)  BENCH_CHUNK=500 (default, as npm run import)
  *   BENCH_EMBEDDINGS=hash (default, as the tests) or local
+ *   BENCH_VECTORS=1: each line carries the vector the service's own embedder makes of it, and the
+ *     header names that embedder, so the import reuses the vectors (an export with include_vectors)
  *
  * The app runs in this process with the request timeout off, so a slow part is measured rather
  * than cut. The figures of a shared machine move a lot; see docs/data.md for the ones recorded.
@@ -22,27 +24,48 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 
 import { createApp } from '../src/app/bootstrap';
+import { EmbeddingService } from '../src/embeddings/embedding.service';
 import { loadEnv } from '../src/env/env.schema';
 
 const LINES = Number(process.env.BENCH_LINES ?? 100_000);
 const CHUNK = Number(process.env.BENCH_CHUNK ?? 500);
 const EMBEDDINGS = process.env.BENCH_EMBEDDINGS ?? 'hash';
+const VECTORS = process.env.BENCH_VECTORS === '1';
 
-/** The file's lines: a header, then one record per line. */
-function fileLines(count: number): { header: string; records: string[] } {
-  const header = JSON.stringify({ format: 'atrium.export', version: 1, exported_at: new Date().toISOString(), scope: { kind: 'user' } });
+/**
+ * The file's lines: a header, then one record per line; with `embeddings`, each line carries its
+ * vector from that service's embedder and the header names it (as an export with include_vectors).
+ */
+async function fileLines(count: number, embeddings: EmbeddingService | null): Promise<{ header: string; records: string[] }> {
+  const header = JSON.stringify({
+    format: 'atrium.export',
+    version: 1,
+    exported_at: new Date().toISOString(),
+    scope: { kind: 'user' },
+    ...(embeddings ? { embedding: embeddings.description } : {}),
+  });
   const topics = ['the garden', 'the invoices', 'the boiler', 'the car', 'the trip to Porto', 'the team offsite', 'the dentist'];
   const records: string[] = [];
-  for (let i = 0; i < count; i++) {
-    records.push(
-      JSON.stringify({
-        id: randomUUID(),
-        content: `Note ${i} about ${topics[i % topics.length]}: remember item ${i % 997} before week ${i % 52}`,
-        source_site: 'bench.example',
-        created_at: new Date(Date.UTC(2025, 0, 1) + i * 1000).toISOString(),
-        metadata: { n: i },
-      }),
+  for (let from = 0; from < count; from += 1_000) {
+    const texts = Array.from(
+      { length: Math.min(1_000, count - from) },
+      (_, k) =>
+        `Note ${from + k} about ${topics[(from + k) % topics.length]}: remember item ${(from + k) % 997} before week ${(from + k) % 52}`,
     );
+    const vectors = embeddings ? await embeddings.embedDocuments(texts) : null;
+    texts.forEach((content, k) => {
+      const i = from + k;
+      records.push(
+        JSON.stringify({
+          id: randomUUID(),
+          content,
+          source_site: 'bench.example',
+          created_at: new Date(Date.UTC(2025, 0, 1) + i * 1000).toISOString(),
+          metadata: { n: i },
+          ...(vectors ? { embedding: vectors[k] } : {}),
+        }),
+      );
+    });
   }
   return { header, records };
 }
@@ -86,8 +109,10 @@ async function main(): Promise<void> {
     await app.listen(0, '127.0.0.1');
     const { port } = app.getHttpServer().address() as { port: number };
     const user = `bench-import-${randomUUID().slice(0, 8)}`;
-    const { header, records } = fileLines(LINES);
-    console.log(`node ${process.version}; ${kind}; ${EMBEDDINGS} embeddings; ${LINES} lines in parts of ${CHUNK}`);
+    const { header, records } = await fileLines(LINES, VECTORS ? app.get(EmbeddingService) : null);
+    console.log(
+      `node ${process.version}; ${kind}; ${EMBEDDINGS} embeddings${VECTORS ? ', vectors in the file' : ''}; ${LINES} lines in parts of ${CHUNK}`,
+    );
     const totals = { imported: 0, skipped: 0, blocked: 0, failed: 0 };
     let slowest = 0;
     const started = Date.now();

@@ -16,6 +16,7 @@ if (!port) throw new Error('cpu.worker must run in a worker thread');
 
 const HANDLERS: Record<CpuTaskKind, (input: unknown) => unknown> = {
   assess: gateHandlers.assess,
+  'assess-many': gateHandlers.assessMany,
   judge: gateHandlers.judge,
   extract: extractHandler,
   embed: embedHandler,

@@ -214,6 +214,12 @@ export const ENV_SCHEMA = {
     default: 268_435_456,
     parse: int(1024, 17_179_869_184),
   },
+  IMPORT_WRITERS: {
+    description:
+      'PostgreSQL: import batches written at once, each in a transaction of its own (their HNSW index upkeep runs in parallel); the embedded database writes one at a time',
+    default: 2,
+    parse: int(1, 16),
+  },
   WRITE_GATE_BUDGET_MS: {
     description: 'Time one input may take in a write-gate worker; an input over it is refused (422 GATE_BUDGET_EXCEEDED), never stored',
     default: 1000,

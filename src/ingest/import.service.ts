@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
 
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 
 import type { Actor } from '../common/identity/principal';
 import type { MemoryScope, WorkspaceScope } from '../common/scope/memory-scope';
 import type { ImportResultWire } from '../contract/wire-types';
+import { DATABASE_TARGET, type DatabaseTarget } from '../database/database-target';
 import { EmbeddingService } from '../embeddings/embedding.service';
+import type { AppConfig } from '../env/app-config';
+import type { InputAssessment } from '../lessons/classifier/assess-input';
 import { WriteGateService } from '../lessons/write-gate.service';
 import { MemoriesRepository, type ImportBatch, type NewMemory } from '../memories/memories.repository';
 import { BadLine, parseAtriumLine, type ImportHeader, type ImportRecord } from './import-records';
@@ -55,11 +59,18 @@ interface Planned {
  */
 @Injectable()
 export class ImportService {
+  /** Batches written at once: IMPORT_WRITERS on PostgreSQL; one on the embedded database, whose one backend runs one transaction at a time. */
+  private readonly writers: number;
+
   constructor(
     private readonly repository: MemoriesRepository,
     private readonly embeddings: EmbeddingService,
     private readonly gate: WriteGateService,
-  ) {}
+    @Inject(DATABASE_TARGET) target: DatabaseTarget,
+    @Inject(ConfigService) config: AppConfig,
+  ) {
+    this.writers = target.kind === 'embedded' ? 1 : config.get('IMPORT_WRITERS', { infer: true });
+  }
 
   /** Items from NDJSON lines of an Atrium export (the header, if any, first). */
   static async *atriumItems(lines: AsyncIterable<string | null>): AsyncGenerator<ImportItem> {
@@ -89,53 +100,99 @@ export class ImportService {
     const seen = new Set<string>();
     let header: ImportHeader | null = null;
     let batch: Planned[] = [];
+    // Each batch is prepared (gate, conflicts, vectors) in file order, one after the other, then
+    // written in a transaction of its own. Up to `writers` batches are written at once (each
+    // one's index upkeep on a core of its own: docs/data.md, "Cost"), and the next batch is read
+    // and gated (on a worker) meanwhile.
+    const writers = this.writers;
+    let preparing: Promise<unknown> = Promise.resolve();
+    const written: Array<Promise<void>> = [];
     const flush = async (): Promise<void> => {
-      if (batch.length > 0) await this.writeBatch(batch, header, seen, result, actor, options);
+      if (batch.length === 0) return;
+      const planned = batch;
+      const fileHeader = header;
       batch = [];
+      const assessed = this.assessBatch(planned);
+      assessed.catch(() => undefined); // awaited by its preparation
+      const prepared = preparing.then(async () => this.prepareBatch(planned, await assessed, fileHeader, seen, result, actor, options));
+      preparing = prepared;
+      const turn = written[written.length - writers] ?? Promise.resolve();
+      const done = Promise.all([prepared, turn]).then(async ([ready]) => {
+        if (ready !== null) await this.writeBatch(ready, result, actor, options.onConflict);
+      });
+      done.catch(() => undefined); // awaited below, in order
+      written.push(done);
+      // Read on only while at most `writers` batches wait to be written.
+      if (written.length > writers) await written[written.length - 1 - writers];
     };
-    for await (const item of items) {
-      if (item.header) {
-        header = item.header;
-        continue;
+    try {
+      for await (const item of items) {
+        if (item.header) {
+          header = item.header;
+          continue;
+        }
+        if (item.record === null) continue;
+        if (item.record instanceof BadLine) {
+          fail(result, item.line, item.record.message);
+          continue;
+        }
+        try {
+          batch.push({ line: item.line, record: item.record, ...placement(target, item.record) });
+        } catch (error) {
+          if (!(error instanceof BadLine)) throw error;
+          fail(result, item.line, error.message);
+        }
+        if (batch.length >= (options.batchSize ?? IMPORT_BATCH_SIZE)) await flush();
       }
-      if (item.record === null) continue;
-      if (item.record instanceof BadLine) {
-        fail(result, item.line, item.record.message);
-        continue;
-      }
-      try {
-        batch.push({ line: item.line, record: item.record, ...placement(target, item.record) });
-      } catch (error) {
-        if (!(error instanceof BadLine)) throw error;
-        fail(result, item.line, error.message);
-      }
-      if (batch.length >= (options.batchSize ?? IMPORT_BATCH_SIZE)) await flush();
+      await flush();
+    } finally {
+      // Batches under way are finished (or fail) before the request ends, whatever stopped the reading.
+      await Promise.allSettled(written);
     }
-    await flush();
+    for (const done of written) await done;
     return result;
   }
 
-  private async writeBatch(
+  /**
+   * The gate's assessment of each record's provenance fields and text (a batch's CPU work, on a
+   * worker once it is more than a little: WriteGateService.assessMany). Pure: nothing is recorded.
+   */
+  private async assessBatch(planned: Planned[]): Promise<Assessed[]> {
+    const texts: string[] = [];
+    for (const item of planned) texts.push(...gatedFields(item.record), item.record.content);
+    const assessments = await this.gate.assessMany(texts);
+    let next = 0;
+    return planned.map((item) => {
+      const fields = gatedFields(item.record).map((value) => ({ value, assessment: assessments[next++] }));
+      return { fields, content: assessments[next++] };
+    });
+  }
+
+  /**
+   * A batch's gate verdicts (lessons recorded, unless a dry run), conflicts and vectors, in file
+   * order: the rows ready to write, or null when there is nothing to write.
+   */
+  private async prepareBatch(
     planned: Planned[],
+    assessed: Assessed[],
     header: ImportHeader | null,
     seen: Set<string>,
     result: ImportResultWire,
     actor: Actor,
     options: ImportOptions,
-  ): Promise<void> {
+  ): Promise<Ready | null> {
     // The gate, record by record, as ingest gates an input (lessons recorded unless a dry run).
     const passed: Array<Planned & { trustScore: number }> = [];
-    for (const item of planned) {
-      if (await this.blockedField(item, actor, options.dryRun)) {
+    for (const [i, item] of planned.entries()) {
+      if (await this.blockedField(item, assessed[i].fields, actor, options.dryRun)) {
         result.blocked++;
         continue;
       }
-      const assessment = await this.gate.assess(item.record.content);
       const [verdict] = await this.gate.screen(
         item.scope,
         item.record.sourceSite,
         [item.record.content],
-        assessment,
+        assessed[i].content,
         actor,
         !options.dryRun,
       );
@@ -143,45 +200,50 @@ export class ImportService {
       else result.blocked++;
     }
 
-    // Conflicts: an id of one of the user's memories, or met earlier in this file. (An id taken
-    // by another user's memory shows up at the INSERT, which leaves it out: see below.)
+    // Conflicts: an id met earlier in this file (skipped, or copied with new_id, whether or not
+    // its batch is written yet), or an id of one of the user's memories. (An id taken by another
+    // user's memory shows up at the INSERT, which leaves it out: see writeBatch.)
     const userId = planned[0].scope.userId;
     const existing = await this.repository.existingIds(
       userId,
-      passed.map((p) => p.record.id),
+      passed.map((p) => p.record.id).filter((id) => !seen.has(id)),
     );
     const toWrite: Array<Planned & { trustScore: number; id: string; overwrite: boolean }> = [];
     for (const item of passed) {
       const id = item.record.id;
-      const taken = existing.has(id) || seen.has(id);
+      const again = seen.has(id);
       seen.add(id);
-      if (!taken) toWrite.push({ ...item, id, overwrite: false });
+      if (!again && !existing.has(id)) toWrite.push({ ...item, id, overwrite: false });
       else if (options.onConflict === 'new_id') toWrite.push({ ...item, id: randomUUID(), overwrite: false });
-      else if (options.onConflict === 'skip' || !existing.has(id)) result.skipped++;
+      else if (options.onConflict === 'skip' || again) result.skipped++;
       else if (item.owner === null) fail(result, item.line, NOT_OVERWRITABLE);
       else toWrite.push({ ...item, id, overwrite: true });
     }
-    if (toWrite.length === 0) return;
+    if (toWrite.length === 0) return null;
 
     const vectors = await this.vectors(
       toWrite.map((item) => item.record),
       header,
     );
     const embeddedBy = this.embeddings.identity;
-    const rows = toWrite.map((item, i) => newRow(item, item.id, item.trustScore, vectors[i], embeddedBy));
     if (options.dryRun) {
       result.imported += toWrite.length;
-      return;
+      return null;
     }
-    let pending = toWrite.map((item, i) => ({ item, row: rows[i] }));
+    return toWrite.map((item, i) => ({ item, row: newRow(item, item.id, item.trustScore, vectors[i], embeddedBy) }));
+  }
+
+  /** One prepared batch in one transaction (MemoriesRepository.importBatch). */
+  private async writeBatch(ready: Ready, result: ImportResultWire, actor: Actor, onConflict: OnConflict): Promise<void> {
+    let pending = ready;
     // At most twice: a new row whose id another user's memory holds is, with new_id, written again under a fresh id.
     for (let attempt = 0; pending.length > 0; attempt++) {
       const refused = await this.repository.importBatch(batchOf(pending), actor);
-      const retry: typeof pending = [];
+      const retry: Ready = [];
       for (const { item, row } of pending) {
         if (!refused.has(row.id)) result.imported++;
-        else if (item.overwrite || options.onConflict === 'overwrite') fail(result, item.line, NOT_OVERWRITABLE);
-        else if (options.onConflict === 'new_id' && attempt === 0) retry.push({ item, row: { ...row, id: randomUUID() } });
+        else if (item.overwrite || onConflict === 'overwrite') fail(result, item.line, NOT_OVERWRITABLE);
+        else if (onConflict === 'new_id' && attempt === 0) retry.push({ item, row: { ...row, id: randomUUID() } });
         else result.skipped++;
       }
       pending = retry;
@@ -193,13 +255,10 @@ export class ImportService {
    * rules as on ingest (IngestService.screenFields): one the rules block refuses the record and
    * records its lesson (not in a dry run).
    */
-  private async blockedField(item: Planned, actor: Actor, dryRun: boolean): Promise<boolean> {
-    const r = item.record;
-    for (const value of [r.sourceSite, r.sourceUrl, r.namespace]) {
-      if (value === null || value === '') continue;
-      const assessment = await this.gate.assess(value);
+  private async blockedField(item: Planned, fields: Assessed['fields'], actor: Actor, dryRun: boolean): Promise<boolean> {
+    for (const { value, assessment } of fields) {
       if (!assessment?.findings.some((finding) => finding.source === 'rule' && finding.severity === 'block')) continue;
-      await this.gate.screen(item.scope, r.sourceSite, [value], assessment, actor, !dryRun);
+      await this.gate.screen(item.scope, item.record.sourceSite, [value], assessment, actor, !dryRun);
       return true;
     }
     return false;
@@ -224,8 +283,22 @@ export class ImportService {
 
 const NOT_OVERWRITABLE = 'id belongs to a memory the caller may not overwrite';
 
+/** A record's gate assessments: its provenance fields (in the order they are checked), then its text. */
+interface Assessed {
+  fields: Array<{ value: string; assessment: InputAssessment | null }>;
+  content: InputAssessment | null;
+}
+
+/** The provenance fields the gate checks before the text (the empty ones are not checked). */
+function gatedFields(r: ImportRecord): string[] {
+  return [r.sourceSite, r.sourceUrl, r.namespace].filter((value): value is string => value !== null && value !== '');
+}
+
+/** A batch's records ready to write, each with its row. */
+type Ready = Array<{ item: Planned & { overwrite: boolean }; row: NewMemory }>;
+
 /** The rows, grants and overwrites of records ready to write. */
-function batchOf(pending: Array<{ item: Planned & { overwrite: boolean }; row: NewMemory }>): ImportBatch {
+function batchOf(pending: Ready): ImportBatch {
   const batch: ImportBatch = { rows: [], grants: [], overwrites: [] };
   for (const { item, row } of pending) {
     if (item.overwrite && item.owner !== null) {

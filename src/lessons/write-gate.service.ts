@@ -61,6 +61,39 @@ export class WriteGateService {
   }
 
   /**
+   * Many whole inputs (an import batch: each record's text and provenance fields), each given
+   * the assessment `assess` gives it. The short ones, which `assess` runs on the event loop one
+   * by one, go to a worker together as one task once they pass INLINE_MAX_CHARS in total, so a
+   * batch's gate runs beside the database work of the batch before it; the long ones go to the
+   * pool one by one as in `assess`, each with its own budget. Equal texts are assessed once
+   * (an assessment depends on the text alone). Nulls while trust scoring is off.
+   */
+  async assessMany(texts: readonly string[]): Promise<Array<InputAssessment | null>> {
+    if (!this.settings.current().trustScoringEnabled) return texts.map(() => null);
+    const unique = [...new Set(texts)];
+    const short = unique.filter((text) => text.length <= INLINE_MAX_CHARS);
+    const long = unique.filter((text) => text.length > INLINE_MAX_CHARS);
+    return inSpan(
+      'atrium.write_gate.assess',
+      () => ({ 'atrium.write_gate.inputs': texts.length, 'atrium.write_gate.input_chars': unique.reduce((sum, t) => sum + t.length, 0) }),
+      async (span) => {
+        const shortChars = short.reduce((sum, text) => sum + text.length, 0);
+        const [shortDone, longDone] = await Promise.all([
+          shortChars <= INLINE_MAX_CHARS
+            ? short.map((text) => assessInput(text, shippedModel()))
+            : this.cpu.run(gateTasks.assessMany(short)),
+          Promise.all(long.map((text) => this.cpu.run(gateTasks.assess(text)))),
+        ]);
+        const byText = new Map<string, InputAssessment>();
+        short.forEach((text, i) => byText.set(text, shortDone[i]));
+        long.forEach((text, i) => byText.set(text, longDone[i]));
+        span.setAttribute('atrium.write_gate.blocked', [...byText.values()].filter((a) => a.blocked).length);
+        return texts.map((text) => byText.get(text) as InputAssessment);
+      },
+    );
+  }
+
+  /**
    * Each fact's basis (from a blocked sentence, the input itself, or its own judgement): inline
    * while the facts are short together, else on a worker, where placing a long fact among the
    * blocked sentences costs as much as judging it.

@@ -15,16 +15,18 @@ export const INLINE_MAX_CHARS = 2_000;
 export interface CpuTask<R> {
   readonly kind: CpuTaskKind;
   readonly input: unknown;
+  /** How many inputs the task holds (a batch): its budget is that many times one input's. */
+  readonly inputs?: number;
   /** Never set: it only carries the result type. */
   readonly result?: R;
 }
 
 /** Every kind a worker handles; the handler table in src/app/cpu.worker.ts is a Record over it. */
-export const CPU_TASK_KINDS = ['assess', 'judge', 'extract', 'embed'] as const;
+export const CPU_TASK_KINDS = ['assess', 'assess-many', 'judge', 'extract', 'embed'] as const;
 export type CpuTaskKind = (typeof CPU_TASK_KINDS)[number];
 
-export function cpuTask<R>(kind: CpuTaskKind, input: unknown): CpuTask<R> {
-  return { kind, input };
+export function cpuTask<R>(kind: CpuTaskKind, input: unknown, inputs?: number): CpuTask<R> {
+  return inputs === undefined ? { kind, input } : { kind, input, inputs };
 }
 
 export interface CpuRequest {

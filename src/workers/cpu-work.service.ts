@@ -33,9 +33,10 @@ export class CpuWork implements OnApplicationShutdown {
   }
 
   async run<R>(task: CpuTask<R>): Promise<R> {
-    const gate = task.kind === 'assess' || task.kind === 'judge';
+    const gate = task.kind === 'assess' || task.kind === 'assess-many' || task.kind === 'judge';
+    const budgetMs = (gate ? this.budgetMs : this.budgetMs * NON_GATE_BUDGET_FACTOR) * (task.inputs ?? 1);
     try {
-      return await this.pool.run(task, gate ? this.budgetMs : this.budgetMs * NON_GATE_BUDGET_FACTOR);
+      return await this.pool.run(task, budgetMs);
     } catch (error) {
       if (!(error instanceof WorkerBudgetExceededError)) throw error;
       this.metrics.gateBudgetExceeded.inc();
