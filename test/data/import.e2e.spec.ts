@@ -187,6 +187,25 @@ describe('import', () => {
     expect(await read()).toMatchObject({ content: 'the standup moved to 10:00', version: 2 });
   });
 
+  it('an id met twice in one file is written once and skipped the second time, in another batch and with overwrite too', async () => {
+    const user = newUser();
+    const first = record('the rota for March');
+    expect((await importText(target, fileOf([first]), { user_id: user })).body).toMatchObject({ imported: 1 });
+    const fresh = Array.from({ length: 250 }, (_, i) => record(`note ${i} on the rota`));
+    // Lines 2 and 3 in the first batch of 200, their repeats at the end of the file in the second.
+    const file = fileOf([
+      { ...first, content: 'the rota for April' },
+      ...fresh,
+      { ...fresh[10], content: 'the rota changed' },
+      { ...first, content: 'the rota for May' },
+    ]);
+    const res = await importText(target, file, { user_id: user, on_conflict: 'overwrite' });
+    expect(res.body).toEqual({ imported: 251, skipped: 2, blocked: 0, failed: 0, errors: [] });
+    const read = async (id: string) => (await target.http().get(`/v1/memories/${id}`).query({ user_id: user })).body as Record<string, unknown>;
+    expect(await read(first.id)).toMatchObject({ content: 'the rota for April', version: 2 });
+    expect(await read(fresh[10].id)).toMatchObject({ content: fresh[10].content, version: 1 });
+  });
+
   it('dry_run counts and writes nothing: no memory, no lesson', async () => {
     const user = newUser();
     const res = await importText(target, fileOf([record('a quiet note'), record(ATTACK), 'oops' as unknown as Record<string, unknown>]), {
