@@ -8,16 +8,19 @@
  *     --reuse atrium_bench_... --scale 0.02 --a /path/to/old/dist/src/main.js --b dist/src/main.js \
  *     --route search/fast --target user/small --connections 4 --duration 5 --rounds 5 \
  *     [--warmup 10] [--env-a NAME=value,...] [--env-b NAME=value,...] [--flags-a "--cpu-prof ..."] [--flags-b ...]
+ *     [--body-a '{"as_of":"2026-01-01T00:00:00Z"}'] [--body-b ...]
  *
  * `--route` takes a comma list (e.g. `search/fast,search`): each round runs every route on
  * both sides. The end prints each side's medians per route and its peak RSS (VmHWM).
+ * `--body-a`/`--body-b` add JSON fields to one side's search bodies: the same build with `--a`
+ * and `--b` equal compares two kinds of request (with and without `as_of`, say).
  */
 import { resolve } from 'node:path';
 
 import { loadTargets } from './callers';
 import { planCorpus } from './corpus';
 import { createBenchDatabase, removeLoadRows } from './database';
-import { ROUTES, runLoad, warmUp, type Caller, type LoadResult, type Route } from './load';
+import { ROUTES, runLoad, warmUp, type Caller, type LoadResult, type Route, type SearchExtras } from './load';
 import { startServer } from './server';
 
 interface AbOptions {
@@ -31,6 +34,8 @@ interface AbOptions {
   envB: Record<string, string>;
   flagsA: string[];
   flagsB: string[];
+  bodyA: SearchExtras;
+  bodyB: SearchExtras;
   routes: Route[];
   target: string;
   connections: number;
@@ -51,6 +56,8 @@ function parse(argv: string[]): AbOptions {
     envB: {},
     flagsA: [],
     flagsB: [],
+    bodyA: {},
+    bodyB: {},
     routes: ['search/fast'],
     target: 'user/small',
     connections: 4,
@@ -98,6 +105,12 @@ function parse(argv: string[]): AbOptions {
       case '--flags-b':
         o.flagsB = v.split(/\s+/).filter(Boolean);
         break;
+      case '--body-a':
+        o.bodyA = JSON.parse(v) as SearchExtras;
+        break;
+      case '--body-b':
+        o.bodyB = JSON.parse(v) as SearchExtras;
+        break;
       case '--route':
         o.routes = v.split(',').map((route) => {
           if (!(ROUTES as readonly string[]).includes(route)) throw new Error(`--route: one or more of ${ROUTES.join(', ')}`);
@@ -144,18 +157,18 @@ async function main(): Promise<void> {
   if (!target) throw new Error(`no target ${o.target}`);
   const database = o.reuse;
   const sides = [
-    { label: 'A', main: o.a, env: o.envA, flags: o.flagsA, runs: [] as LoadResult[], peakMb: NaN },
-    { label: 'B', main: o.b, env: o.envB, flags: o.flagsB, runs: [] as LoadResult[], peakMb: NaN },
+    { label: 'A', main: o.a, env: o.envA, flags: o.flagsA, body: o.bodyA, runs: [] as LoadResult[], peakMb: NaN },
+    { label: 'B', main: o.b, env: o.envB, flags: o.flagsB, body: o.bodyB, runs: [] as LoadResult[], peakMb: NaN },
   ];
   const servers = [];
   for (const side of sides) servers.push(await startServer({ ...db.serviceEnv, ...side.env }, side.main, side.flags));
   try {
     for (const i of sides.keys())
-      for (const route of o.routes) await warmUp(servers[i], route, target, plan.vocabulary, o.warmup, database);
+      for (const route of o.routes) await warmUp(servers[i], route, target, plan.vocabulary, o.warmup, database, sides[i].body);
     for (let round = 0; round < o.rounds; round++) {
       for (const route of o.routes) {
         for (const [i, side] of round % 2 ? [...sides.entries()].reverse() : [...sides.entries()]) {
-          const r = await runLoad(servers[i], route, target, plan.vocabulary, o.connections, o.duration, 7 + round, database);
+          const r = await runLoad(servers[i], route, target, plan.vocabulary, o.connections, o.duration, 7 + round, database, side.body);
           side.runs.push(r);
           console.log(
             `${side.label} round ${round + 1} ${route}: ${r.rps.toFixed(0)} req/s p50 ${r.p50.toFixed(2)} p95 ${r.p95.toFixed(2)} p99 ${r.p99.toFixed(2)} ms; ` +
@@ -178,7 +191,7 @@ async function main(): Promise<void> {
       const runs = side.runs.filter((r) => r.route === route);
       const m = (f: (r: LoadResult) => number) => median(runs.map(f));
       console.log(
-        `${side.label} (${side.main}${Object.keys(side.env).length ? ' ' + JSON.stringify(side.env) : ''}): ` +
+        `${side.label} (${side.main}${Object.keys(side.env).length ? ' ' + JSON.stringify(side.env) : ''}${Object.keys(side.body).length ? ' body ' + JSON.stringify(side.body) : ''}): ` +
           `${m((r) => r.rps).toFixed(0)} req/s, p50 ${m((r) => r.p50).toFixed(2)} ms, p95 ${m((r) => r.p95).toFixed(2)} ms, p99 ${m((r) => r.p99).toFixed(2)} ms, ` +
           `CPU/req service ${m((r) => r.serverCpuMs).toFixed(3)} ms, database ${m((r) => r.databaseCpuMs).toFixed(3)} ms, other load ${m((r) => r.otherCores).toFixed(2)} cores, errors ${runs.reduce((n, r) => n + r.errors + r.non2xx, 0)}`,
       );

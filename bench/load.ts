@@ -80,7 +80,10 @@ interface BuiltRequest {
   body?: string;
 }
 
-function requestBuilder(route: Route, target: Target, vocabulary: Vocabulary, seed: number): () => BuiltRequest {
+/** Fields added to every search body of a run (e.g. `{ as_of }`: bench/ab.ts --body-b). */
+export type SearchExtras = Record<string, unknown>;
+
+function requestBuilder(route: Route, target: Target, vocabulary: Vocabulary, seed: number, extras: SearchExtras = {}): () => BuiltRequest {
   let n = 0;
   const rng = new Rng(seed);
   const referenceTime = new Date(CORPUS_NOW).toISOString();
@@ -95,7 +98,13 @@ function requestBuilder(route: Route, target: Target, vocabulary: Vocabulary, se
         return {
           method: 'POST',
           path: `/v1/memories/${route}`,
-          body: JSON.stringify({ ...scope, query: caller.queries[turn % caller.queries.length], limit: 10, reference_time: referenceTime }),
+          body: JSON.stringify({
+            ...scope,
+            query: caller.queries[turn % caller.queries.length],
+            limit: 10,
+            reference_time: referenceTime,
+            ...extras,
+          }),
         };
       case 'list': {
         const params = new URLSearchParams({ ...scope, limit: '20', offset: String((turn % 3) * 20) });
@@ -137,8 +146,9 @@ export async function runLoad(
   durationSeconds: number,
   seed: number,
   database?: string,
+  extras?: SearchExtras,
 ): Promise<LoadResult> {
-  const next = requestBuilder(route, target, vocabulary, seed);
+  const next = requestBuilder(route, target, vocabulary, seed, extras);
   const latencies: number[] = [];
   let rssMaxMb = server.memory().rssMb;
   const sampler = setInterval(() => {
@@ -205,6 +215,7 @@ export async function warmUp(
   vocabulary: Vocabulary,
   seconds: number,
   database?: string,
+  extras?: SearchExtras,
 ): Promise<void> {
-  await runLoad(server, route, target, vocabulary, 4, seconds, 1, database);
+  await runLoad(server, route, target, vocabulary, 4, seconds, 1, database, extras);
 }

@@ -208,6 +208,12 @@ export const ENV_SCHEMA = {
     default: 2,
     parse: int(1, 64),
   },
+  WRITE_GATE_WORKER_NICE: {
+    description:
+      'How many steps nicer than the event loop those worker threads run (0-19; 0 = the same priority): under a burst of long writes the operating system runs the event loop first, so /health and reads keep their latency',
+    default: 10,
+    parse: int(0, 19),
+  },
   IMPORT_MAX_BYTES: {
     description:
       'The largest body POST /v1/memories/import takes, in bytes (a larger one is refused with 413, nothing of it written past that point)',

@@ -29,7 +29,11 @@ export class CpuWork implements OnApplicationShutdown {
     @Inject(ConfigService) config: AppConfig,
   ) {
     this.budgetMs = config.get('WRITE_GATE_BUDGET_MS', { infer: true });
-    this.pool = new WorkerPool({ workers: config.get('WRITE_GATE_WORKERS', { infer: true }), budgetMs: this.budgetMs });
+    this.pool = new WorkerPool({
+      workers: config.get('WRITE_GATE_WORKERS', { infer: true }),
+      budgetMs: this.budgetMs,
+      nice: config.get('WRITE_GATE_WORKER_NICE', { infer: true }),
+    });
   }
 
   async run<R>(task: CpuTask<R>): Promise<R> {

@@ -17,6 +17,16 @@ export interface WorkerPoolOptions {
   workers: number;
   /** Time one task may take on its worker; past it the worker is terminated and replaced. */
   budgetMs: number;
+  /**
+   * Niceness each worker thread gives itself (Linux schedules threads one by one; 0 = as the
+   * event loop). Positive: when the CPU is short, the event loop runs first.
+   */
+  nice?: number;
+}
+
+/** What a worker thread is started with (src/app/cpu.worker.ts reads it). */
+export interface CpuWorkerData {
+  nice: number;
 }
 
 interface Pending {
@@ -83,7 +93,7 @@ export class WorkerPool {
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: startWorker(), ready: false, retired: false, busy: null, timer: null };
+    const slot: Slot = { worker: startWorker({ nice: this.options.nice ?? 0 }), ready: false, retired: false, busy: null, timer: null };
     slot.worker.unref();
     slot.worker.on('message', (message: CpuReply | { ready: true }) => this.onMessage(slot, message));
     slot.worker.on('error', (error) => this.onFailure(slot, error));
@@ -157,13 +167,13 @@ export class WorkerPool {
  * TypeScript transformed in memory, which a worker thread does not inherit: it gets a bootstrap
  * that compiles each TypeScript file with swc (a dev dependency) as it is required.
  */
-function startWorker(): Worker {
+function startWorker(data: CpuWorkerData): Worker {
   const resourceLimits = { maxOldGenerationSizeMb: WORKER_HEAP_MB };
   // The worker's entry is in src/app, the top layer: its handlers import the features, which
   // import this pool.
   const compiled = join(__dirname, '..', 'app', 'cpu.worker.js');
-  if (existsSync(compiled)) return new Worker(compiled, { resourceLimits });
-  const workerData = { entry: join(__dirname, '..', 'app', 'cpu.worker.ts'), swc: require.resolve('@swc/core') };
+  if (existsSync(compiled)) return new Worker(compiled, { resourceLimits, workerData: data });
+  const workerData = { ...data, entry: join(__dirname, '..', 'app', 'cpu.worker.ts'), swc: require.resolve('@swc/core') };
   return new Worker(TYPESCRIPT_BOOTSTRAP, { eval: true, workerData, resourceLimits });
 }
 

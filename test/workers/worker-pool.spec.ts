@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
 import { HashEmbeddingProvider } from '../../src/embeddings/hash.provider';
 import { LocalEmbeddingProvider } from '../../src/embeddings/local/local.provider';
 import { embedTask } from '../../src/embeddings/offloading-embedding-provider';
@@ -82,5 +84,37 @@ describe('the CPU worker pool', () => {
     await closing.close();
     expect(closing.size).toBe(0);
     await expect(closing.run(gateTasks.assess(attack))).rejects.toThrow('closed');
+  }, 60_000);
+});
+
+/** The niceness of every thread of this process (Linux: field 19 of /proc/self/task/<tid>/stat). */
+function threadNiceness(): number[] {
+  return readdirSync('/proc/self/task').map((tid) => {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+}
+
+describe("the CPU workers' priority (WRITE_GATE_WORKER_NICE)", () => {
+  it('runs each worker thread that many steps nicer than the event loop, and leaves the event loop as it was', async () => {
+    const before = threadNiceness();
+    const nicer = new WorkerPool({ workers: 2, budgetMs: 20_000, nice: 7 });
+    const plain = new WorkerPool({ workers: 1, budgetMs: 20_000, nice: 0 });
+    try {
+      await Promise.all([
+        nicer.run(gateTasks.assess('Prefers tea.')),
+        nicer.run(gateTasks.assess('Likes hiking.')),
+        plain.run(gateTasks.assess('Tea.')),
+      ]);
+      const after = threadNiceness();
+      const base = Math.min(...before);
+      // The two workers of the first pool, and nothing else, moved to base + 7.
+      expect(after.filter((nice) => nice === base + 7)).toHaveLength(before.filter((nice) => nice === base + 7).length + 2);
+      expect(after.filter((nice) => nice !== base && nice !== base + 7)).toEqual(
+        before.filter((nice) => nice !== base && nice !== base + 7),
+      );
+    } finally {
+      await Promise.all([nicer.close(), plain.close()]);
+    }
   }, 60_000);
 });

@@ -30,6 +30,7 @@ export interface InputAssessment {
   /**
    * The whole input through the rules and the classifier (the same computation as judging it
    * as a fact), so that a fact that is the input verbatim (skip_extraction) is not judged twice.
+   * A one-sentence input's sentence takes this judgement too.
    */
   whole: { text: string } & Judged;
 }
@@ -92,9 +93,11 @@ const isBlock = (finding: SanitizerFinding): boolean => finding.severity === 'bl
 export function assessInput(text: string, model: GateModel): InputAssessment {
   const pieces = inputSegments(text);
   const judgeOne = text.length > LONG_INPUT_CHARS ? judgeLightly : judge;
-  const judged = pieces.map((piece) => judgeOne(piece, model));
-  const wholeIsPiece = pieces.length === 1 && judgeOne === judge;
-  const whole = wholeIsPiece ? judged[0] : judge(text, model);
+  // The whole input is judged fully, always; when it is one sentence, that judgement is the
+  // sentence's too (padding aside, the same text), so no input is judged twice (a long one
+  // would be, lightly and fully).
+  const whole = judge(text, model);
+  const judged = pieces.length === 1 ? [whole] : pieces.map((piece) => judgeOne(piece, model));
 
   const segments: SegmentVerdict[] = pieces.map((piece, i) => ({
     text: piece,
@@ -123,7 +126,7 @@ export function assessInput(text: string, model: GateModel): InputAssessment {
     segments,
     findings,
     blockFindings: findings.filter(isBlock).length,
-    whole: { text: wholeIsPiece ? pieces[0] : text, ...whole },
+    whole: { text, ...whole },
   };
 }
 
