@@ -150,6 +150,7 @@ export class ImportService {
       await Promise.allSettled(written);
     }
     for (const done of written) await done;
+    firstErrors(result);
     return result;
   }
 
@@ -316,7 +317,18 @@ function batchOf(pending: Ready): ImportBatch {
 
 function fail(result: ImportResultWire, line: number, error: string): void {
   result.failed++;
-  if (result.errors.length < MAX_REPORTED_ERRORS) result.errors.push({ line, error });
+  result.errors.push({ line, error });
+  if (result.errors.length >= 2 * MAX_REPORTED_ERRORS) firstErrors(result);
+}
+
+/**
+ * The first MAX_REPORTED_ERRORS errors by line. Lines are read while the batches before them are
+ * still prepared and written, whose errors (an id that may not be overwritten) come later: the
+ * errors are kept in line order here, not in the order they were found.
+ */
+function firstErrors(result: ImportResultWire): void {
+  result.errors.sort((a, b) => a.line - b.line);
+  result.errors.length = Math.min(result.errors.length, MAX_REPORTED_ERRORS);
 }
 
 /**
