@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../support/test-app';
 import { isPostgresRun } from '../support/test-database';
 
 /**
- * Records in the file: issue 24's 100,000 on PostgreSQL (263 s here at load 4-5); 10,000 on the
+ * Records in the file: issue 24's 100,000 on PostgreSQL (261-493 s here at load 4-10); 10,000 on the
  * embedded database, whose HNSW upkeep (WebAssembly, one backend) took 197 s for 20,000 lines at
  * load 7-11 and would take over ten minutes for 100,000 (docs/data.md, "Cost").
  * IMPORT_E2E_LINES sets it.
