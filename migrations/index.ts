@@ -10,6 +10,7 @@ import { EmbeddedBy1763700140000 } from './1763700140000-embedded-by';
 import { MemoryAccessCounts1763700150000 } from './1763700150000-memory-access-counts';
 import { MemoryLifecycle1763700200000 } from './1763700200000-memory-lifecycle';
 import { Webhooks1763700260000 } from './1763700260000-webhooks';
+import { EmbeddedByIndex1763700300000 } from './1763700300000-embedded-by-index';
 
 /**
  * Every migration, oldest first. Listed explicitly (not globbed) so the app, the CLI and the
@@ -28,4 +29,5 @@ export const ALL_MIGRATIONS = [
   MemoryAccessCounts1763700150000,
   MemoryLifecycle1763700200000,
   Webhooks1763700260000,
+  EmbeddedByIndex1763700300000,
 ];
