@@ -10,21 +10,32 @@
  *     [--warmup 10] [--env-a NAME=value,...] [--env-b NAME=value,...] [--flags-a "--cpu-prof ..."] [--flags-b ...]
  *     [--body-a '{"as_of":"2026-01-01T00:00:00Z"}'] [--body-b ...]
  *
+ * Two builds with different schemas cannot share a database: `--reuse-a NAME --reuse-b NAME`
+ * give each side its own kept database (each seeded by its own build, same `--scale` and
+ * `--seed`, so the corpora match row for row). The callers are read from each side's database;
+ * when this build's queries cannot read an older schema, `--target-file-a FILE` (or `-b`) takes
+ * that side's target as JSON, written by the older build's own bench code (bench/dump-target.ts).
+ *
  * `--route` takes a comma list (e.g. `search/fast,search`): each round runs every route on
  * both sides. The end prints each side's medians per route and its peak RSS (VmHWM).
  * `--body-a`/`--body-b` add JSON fields to one side's search bodies: the same build with `--a`
  * and `--b` equal compares two kinds of request (with and without `as_of`, say).
  */
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 import { loadTargets } from './callers';
 import { planCorpus } from './corpus';
 import { createBenchDatabase, removeLoadRows } from './database';
-import { ROUTES, runLoad, warmUp, type Caller, type LoadResult, type Route, type SearchExtras } from './load';
+import { ROUTES, runLoad, warmUp, type Caller, type LoadResult, type Route, type SearchExtras, type Target } from './load';
 import { startServer } from './server';
 
 interface AbOptions {
   reuse: string;
+  reuseA: string;
+  reuseB: string;
+  targetFileA: string;
+  targetFileB: string;
   scale: number;
   seed: number;
   minLargest: number;
@@ -47,6 +58,10 @@ interface AbOptions {
 function parse(argv: string[]): AbOptions {
   const o: AbOptions = {
     reuse: '',
+    reuseA: '',
+    reuseB: '',
+    targetFileA: '',
+    targetFileB: '',
     scale: 0.02,
     seed: 42,
     minLargest: 0,
@@ -77,6 +92,18 @@ function parse(argv: string[]): AbOptions {
     switch (flag) {
       case '--reuse':
         o.reuse = v;
+        break;
+      case '--reuse-a':
+        o.reuseA = v;
+        break;
+      case '--reuse-b':
+        o.reuseB = v;
+        break;
+      case '--target-file-a':
+        o.targetFileA = resolve(v);
+        break;
+      case '--target-file-b':
+        o.targetFileB = resolve(v);
         break;
       case '--scale':
         o.scale = Number(v);
@@ -136,7 +163,10 @@ function parse(argv: string[]): AbOptions {
         throw new Error(`unknown option ${flag}`);
     }
   }
-  if (!o.reuse || !o.a) throw new Error('--reuse <atrium_bench_...> and --a <main.js> are required');
+  if (!o.reuse && !(o.reuseA && o.reuseB)) throw new Error('--reuse <atrium_bench_...> (or --reuse-a and --reuse-b) is required');
+  if (!o.a) throw new Error('--a <main.js> is required');
+  o.reuseA ||= o.reuse;
+  o.reuseB ||= o.reuse;
   return o;
 }
 
@@ -148,27 +178,67 @@ const median = (xs: number[]): number => {
 async function main(): Promise<void> {
   const o = parse(process.argv.slice(2));
   const plan = planCorpus(o.scale, o.seed, o.minLargest);
-  const db = await createBenchDatabase('postgres', process.env.DATABASE_URL, 384, o.reuse);
-  const { dataSource } = await db.open();
-  // Rows earlier ingest runs added would grow the callers' scopes from run to run.
-  await removeLoadRows(dataSource);
-  const target = (await loadTargets(dataSource, plan)).find((t) => `${t.scope}/${t.size}` === o.target);
-  await db.closeConnections();
-  if (!target) throw new Error(`no target ${o.target}`);
-  const database = o.reuse;
+  /** One side's database: its service environment and its callers (ids differ between databases). */
+  const open = async (name: string, targetFile: string) => {
+    const db = await createBenchDatabase('postgres', process.env.DATABASE_URL, 384, name);
+    if (targetFile) {
+      await db.closeConnections();
+      return { db, target: JSON.parse(readFileSync(targetFile, 'utf8')) as Target };
+    }
+    const { dataSource } = await db.open();
+    // Rows earlier ingest runs added would grow the callers' scopes from run to run.
+    await removeLoadRows(dataSource);
+    const target = (await loadTargets(dataSource, plan)).find((t) => `${t.scope}/${t.size}` === o.target);
+    await db.closeConnections();
+    if (!target) throw new Error(`no target ${o.target} in ${name}`);
+    return { db, target };
+  };
+  const opened = [await open(o.reuseA, o.targetFileA)];
+  opened.push(o.reuseB === o.reuseA && !o.targetFileB && !o.targetFileA ? opened[0] : await open(o.reuseB, o.targetFileB));
   const sides = [
-    { label: 'A', main: o.a, env: o.envA, flags: o.flagsA, body: o.bodyA, runs: [] as LoadResult[], peakMb: NaN },
-    { label: 'B', main: o.b, env: o.envB, flags: o.flagsB, body: o.bodyB, runs: [] as LoadResult[], peakMb: NaN },
+    {
+      label: 'A',
+      main: o.a,
+      env: o.envA,
+      flags: o.flagsA,
+      body: o.bodyA,
+      database: o.reuseA,
+      ...opened[0],
+      runs: [] as LoadResult[],
+      peakMb: NaN,
+    },
+    {
+      label: 'B',
+      main: o.b,
+      env: o.envB,
+      flags: o.flagsB,
+      body: o.bodyB,
+      database: o.reuseB,
+      ...opened[1],
+      runs: [] as LoadResult[],
+      peakMb: NaN,
+    },
   ];
   const servers = [];
-  for (const side of sides) servers.push(await startServer({ ...db.serviceEnv, ...side.env }, side.main, side.flags));
+  for (const side of sides) servers.push(await startServer({ ...side.db.serviceEnv, ...side.env }, side.main, side.flags));
   try {
     for (const i of sides.keys())
-      for (const route of o.routes) await warmUp(servers[i], route, target, plan.vocabulary, o.warmup, database, sides[i].body);
+      for (const route of o.routes)
+        await warmUp(servers[i], route, sides[i].target, plan.vocabulary, o.warmup, sides[i].database, sides[i].body);
     for (let round = 0; round < o.rounds; round++) {
       for (const route of o.routes) {
         for (const [i, side] of round % 2 ? [...sides.entries()].reverse() : [...sides.entries()]) {
-          const r = await runLoad(servers[i], route, target, plan.vocabulary, o.connections, o.duration, 7 + round, database, side.body);
+          const r = await runLoad(
+            servers[i],
+            route,
+            side.target,
+            plan.vocabulary,
+            o.connections,
+            o.duration,
+            7 + round,
+            side.database,
+            side.body,
+          );
           side.runs.push(r);
           console.log(
             `${side.label} round ${round + 1} ${route}: ${r.rps.toFixed(0)} req/s p50 ${r.p50.toFixed(2)} p95 ${r.p95.toFixed(2)} p99 ${r.p99.toFixed(2)} ms; ` +
@@ -182,7 +252,7 @@ async function main(): Promise<void> {
   } finally {
     for (const s of servers) await s.stop();
   }
-  const callers = target.callers.map((c: Caller) => c.visibleRows);
+  const callers = sides[1].target.callers.map((c: Caller) => c.visibleRows);
   for (const route of o.routes) {
     console.log(
       `\n${route} ${o.target} (${callers.length} callers, ${Math.min(...callers)}-${Math.max(...callers)} visible rows), ${o.connections} connections, ${o.rounds} x ${o.duration} s per side, medians:`,
@@ -191,7 +261,7 @@ async function main(): Promise<void> {
       const runs = side.runs.filter((r) => r.route === route);
       const m = (f: (r: LoadResult) => number) => median(runs.map(f));
       console.log(
-        `${side.label} (${side.main}${Object.keys(side.env).length ? ' ' + JSON.stringify(side.env) : ''}${Object.keys(side.body).length ? ' body ' + JSON.stringify(side.body) : ''}): ` +
+        `${side.label} (${side.main}${side.database === o.reuse ? '' : ' on ' + side.database}${Object.keys(side.env).length ? ' ' + JSON.stringify(side.env) : ''}${Object.keys(side.body).length ? ' body ' + JSON.stringify(side.body) : ''}): ` +
           `${m((r) => r.rps).toFixed(0)} req/s, p50 ${m((r) => r.p50).toFixed(2)} ms, p95 ${m((r) => r.p95).toFixed(2)} ms, p99 ${m((r) => r.p99).toFixed(2)} ms, ` +
           `CPU/req service ${m((r) => r.serverCpuMs).toFixed(3)} ms, database ${m((r) => r.databaseCpuMs).toFixed(3)} ms, other load ${m((r) => r.otherCores).toFixed(2)} cores, errors ${runs.reduce((n, r) => n + r.errors + r.non2xx, 0)}`,
       );
