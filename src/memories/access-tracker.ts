@@ -15,15 +15,14 @@ const ACCESS_WRITE_DELAY_MS = 50;
  * different orders), each holding a pool connection, until searches waited for connections
  * (docs/benchmarks.md). So increments are merged per scope and written in rounds by one
  * writer (CoalescingWriter): a round writes what gathered in ACCESS_WRITE_DELAY_MS, one
- * upsert per scope and per distinct increment, the whole round in one transaction (the
- * subject lock and the transaction once, not once per scope). Counts stay exact. Shutdown waits for the
+ * upsert per scope and per distinct increment. Counts stay exact. Shutdown waits for the
  * pending writes; a failed write is logged, never left as an unhandled rejection.
  */
 @Injectable()
 export class AccessTracker implements BeforeApplicationShutdown {
   private readonly logger = new Logger('AccessTracker');
   private readonly pending = new Set<Promise<void>>();
-  private readonly writer = new CoalescingWriter((batches) => this.write(batches), ACCESS_WRITE_DELAY_MS);
+  private readonly writer = new CoalescingWriter((scope, counts) => this.write(scope, counts), ACCESS_WRITE_DELAY_MS);
 
   constructor(private readonly access: MemoryAccess) {}
 
@@ -45,17 +44,13 @@ export class AccessTracker implements BeforeApplicationShutdown {
     await this.flush();
   }
 
-  private async write(batches: readonly { scope: MemoryScope; counts: Map<string, number> }[]): Promise<void> {
-    await this.access.recordAccess(
-      batches.map(({ scope, counts }) => {
-        const idsByIncrement = new Map<number, string[]>();
-        for (const [id, n] of counts) {
-          const ids = idsByIncrement.get(n);
-          if (ids) ids.push(id);
-          else idsByIncrement.set(n, [id]);
-        }
-        return { scope, idsByIncrement };
-      }),
-    );
+  private async write(scope: MemoryScope, counts: Map<string, number>): Promise<void> {
+    const byIncrement = new Map<number, string[]>();
+    for (const [id, n] of counts) {
+      const ids = byIncrement.get(n);
+      if (ids) ids.push(id);
+      else byIncrement.set(n, [id]);
+    }
+    for (const [increment, ids] of byIncrement) await this.access.recordAccess(scope, increment, ids);
   }
 }

@@ -9,9 +9,9 @@ interface PendingBatch {
 /**
  * Merges per-row increments per scope and writes them in rounds: a round starts `delayMs`
  * after the first increment that finds no round scheduled and writes what has accumulated by
- * then, every scope's batch in one call of `write` (one transaction for the access counts);
- * increments that arrive during a round wait for the next one. Each caller's promise resolves
- * once the round is stored, or rejects with the round's error (the caller owns that promise).
+ * then, one scope at a time; increments that arrive during a round wait for the next one.
+ * Each caller's promise resolves once its increments are stored, or rejects with the write's
+ * error (the caller owns that promise).
  */
 export class CoalescingWriter {
   private pending = new Map<string, PendingBatch>();
@@ -19,7 +19,7 @@ export class CoalescingWriter {
   private running = false;
 
   constructor(
-    private readonly write: (batches: readonly { scope: MemoryScope; counts: Map<string, number> }[]) => Promise<void>,
+    private readonly write: (scope: MemoryScope, counts: Map<string, number>) => Promise<void>,
     private readonly delayMs: number,
   ) {}
 
@@ -52,12 +52,13 @@ export class CoalescingWriter {
     const batches = [...this.pending.values()];
     this.pending = new Map();
     try {
-      // The whole round in one write (one transaction): it succeeds or fails for every scope.
-      try {
-        await this.write(batches);
-        for (const batch of batches) for (const w of batch.waiters) w.resolve();
-      } catch (error) {
-        for (const batch of batches) for (const w of batch.waiters) w.reject(error);
+      for (const batch of batches) {
+        try {
+          await this.write(batch.scope, batch.counts);
+          for (const w of batch.waiters) w.resolve();
+        } catch (error) {
+          for (const w of batch.waiters) w.reject(error);
+        }
       }
     } finally {
       this.running = false;

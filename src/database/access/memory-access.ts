@@ -101,12 +101,6 @@ export interface GrantRow {
  * exactly, or for the admin token a subject's every row, any visibility: one user's (all of
  * its personal and workspace rows) or one workspace of that user.
  */
-/** One scope's access counts for recordAccess: the ids read, grouped by how often. */
-export interface AccessBatch {
-  scope: MemoryScope;
-  idsByIncrement: ReadonlyMap<number, readonly string[]>;
-}
-
 export type ExportSource = { kind: 'scope'; scope: MemoryScope } | { kind: 'subject'; userId: string; workspaceId: string | null };
 
 /** Where the next page of an export starts: after this row, in (created_at, id) order. */
@@ -583,40 +577,31 @@ export class MemoryAccess {
   // ---- access counts (memory_access_counts): written and removed only for memories in scope ----
 
   /**
-   * Adds each increment to the access count of each memory among its ids that the batch's
-   * scope may read (the read's own predicate, in the same statement), and sets
-   * last_accessed_at: one upsert per scope and distinct increment, all of a writer's round in
-   * one transaction under one subject-lock statement. Rows are taken in id order, so two
-   * writers lock them in the same order.
+   * Adds `increment` to the access count of each memory among `ids` that `scope` may read
+   * (the read's own predicate, in the same statement), and sets last_accessed_at. Rows are
+   * taken in id order, so two writers lock them in the same order.
    */
-  async recordAccess(batches: readonly AccessBatch[]): Promise<void> {
-    if (batches.length === 0) return;
-    // Under the users' subject locks: counts written after an erasure of a user committed would
-    // name memories that are gone (the table has no foreign key to memories). The transaction
-    // and the lock cost three statements besides the upserts, so a round takes them once, not
-    // once per scope (docs/bench-notes/read-cpu-2026-11-28.md).
-    if (!this.manager.queryRunner) return this.transaction((tx) => tx.recordAccess(batches));
-    await this.holdSubjects(batches.map((batch) => batch.scope.userId));
-    for (const { scope, idsByIncrement } of batches) {
-      for (const [increment, ids] of idsByIncrement) {
-        const [selectSql, params] = this.scoped(scope, 'read', 'm')
-          .select('m.user_id', 'user_id')
-          .addSelect('m.id', 'memory_id')
-          .addSelect('CAST(:accessIncrement AS integer)', 'access_count')
-          .addSelect('now()', 'last_accessed_at')
-          .andWhere('m.id = ANY(CAST(:accessIds AS uuid[]))')
-          .orderBy('m.id')
-          .setParameters({ accessIncrement: increment, accessIds: [...ids].sort() })
-          .getQueryAndParameters();
-        await this.manager.query(
-          `INSERT INTO memory_access_counts (user_id, memory_id, access_count, last_accessed_at)
+  async recordAccess(scope: MemoryScope, increment: number, ids: readonly string[]): Promise<void> {
+    // Under the user's subject lock: counts written after an erasure of the user committed would
+    // name memories that are gone (the table has no foreign key to memories).
+    if (!this.manager.queryRunner) return this.transaction((tx) => tx.recordAccess(scope, increment, ids));
+    await this.holdSubjects([scope.userId]);
+    const [selectSql, params] = this.scoped(scope, 'read', 'm')
+      .select('m.user_id', 'user_id')
+      .addSelect('m.id', 'memory_id')
+      .addSelect('CAST(:accessIncrement AS integer)', 'access_count')
+      .addSelect('now()', 'last_accessed_at')
+      .andWhere('m.id = ANY(CAST(:accessIds AS uuid[]))')
+      .orderBy('m.id')
+      .setParameters({ accessIncrement: increment, accessIds: [...ids].sort() })
+      .getQueryAndParameters();
+    await this.manager.query(
+      `INSERT INTO memory_access_counts (user_id, memory_id, access_count, last_accessed_at)
        SELECT s.user_id, s.memory_id, s.access_count, s.last_accessed_at FROM (${selectSql}) s
        ON CONFLICT (user_id, memory_id) DO UPDATE
          SET access_count = memory_access_counts.access_count + EXCLUDED.access_count, last_accessed_at = EXCLUDED.last_accessed_at`,
-          params,
-        );
-      }
-    }
+      params,
+    );
   }
 
   /**
