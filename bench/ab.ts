@@ -24,10 +24,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
+import { parseEnvList } from './args';
 import { loadTargets } from './callers';
 import { planCorpus } from './corpus';
 import { createBenchDatabase, removeLoadRows } from './database';
-import { ROUTES, runLoad, warmUp, type Caller, type LoadResult, type Route, type SearchExtras, type Target } from './load';
+import { median, ROUTES, runLoad, warmUp, type Caller, type LoadResult, type Route, type SearchExtras, type Target } from './load';
 import { startServer } from './server';
 
 interface AbOptions {
@@ -80,13 +81,6 @@ function parse(argv: string[]): AbOptions {
     rounds: 5,
     warmup: 10,
   };
-  const env = (raw: string) =>
-    Object.fromEntries(
-      raw
-        .split(',')
-        .filter(Boolean)
-        .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
-    );
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, v] = [argv[i], argv[i + 1] ?? ''];
     switch (flag) {
@@ -121,10 +115,10 @@ function parse(argv: string[]): AbOptions {
         o.b = resolve(v);
         break;
       case '--env-a':
-        o.envA = env(v);
+        o.envA = parseEnvList(v);
         break;
       case '--env-b':
-        o.envB = env(v);
+        o.envB = parseEnvList(v);
         break;
       case '--flags-a':
         o.flagsA = v.split(/\s+/).filter(Boolean);
@@ -169,11 +163,6 @@ function parse(argv: string[]): AbOptions {
   o.reuseB ||= o.reuse;
   return o;
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((x, y) => x - y);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 async function main(): Promise<void> {
   const o = parse(process.argv.slice(2));

@@ -186,3 +186,13 @@ export function parseArgs(argv: string[]): BenchOptions {
   if (Number.isNaN(options.embeddedScale)) options.embeddedScale = Math.min(options.scale / 10, 0.02);
   return options;
 }
+
+/** `NAME=value,NAME=value` (bench/ab.ts --env-a, bench/write-burst.ts BENCH_ENV_A) as an environment. */
+export function parseEnvList(raw = ''): Record<string, string> {
+  return Object.fromEntries(
+    raw
+      .split(',')
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
+}

@@ -63,6 +63,12 @@ export function idleCapacity(r: LoadResult, cores: number): number {
   return Math.min(1000 / r.serverCpuMs, (cores * 1000) / (r.serverCpuMs + r.databaseCpuMs));
 }
 
+/** The median of unsorted values (the mean of the middle two for an even count). */
+export function median(values: readonly number[]): number {
+  const s = [...values].sort((x, y) => x - y);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
 export function percentile(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];

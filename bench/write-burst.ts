@@ -20,7 +20,8 @@ import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 
 import { ADVERSARIAL_UNITS, repeatUnit } from '../src/lessons/sanitizer/pathological-inputs';
-import { percentile } from './load';
+import { parseEnvList } from './args';
+import { median, percentile } from './load';
 import { startServer, type RunningServer } from './server';
 
 const BURST = 20;
@@ -38,13 +39,6 @@ interface Round {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const envList = (raw = ''): Record<string, string> =>
-  Object.fromEntries(
-    raw
-      .split(',')
-      .filter(Boolean)
-      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
-  );
 
 function summary(times: number[]): Round['health'] {
   const sorted = Float64Array.from(times).sort();
@@ -95,11 +89,6 @@ async function round(server: RunningServer, n: number): Promise<Round> {
   };
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
 async function main(): Promise<void> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) throw new Error('DATABASE_URL (a PostgreSQL server) is required');
@@ -107,9 +96,9 @@ async function main(): Promise<void> {
   await admin.connect();
   const sides = [
     ...(process.env.BENCH_MAIN_A || process.env.BENCH_ENV_A
-      ? [{ label: 'A', main: process.env.BENCH_MAIN_A, env: envList(process.env.BENCH_ENV_A) }]
+      ? [{ label: 'A', main: process.env.BENCH_MAIN_A, env: parseEnvList(process.env.BENCH_ENV_A) }]
       : []),
-    { label: 'B', main: undefined as string | undefined, env: envList(process.env.BENCH_ENV_B) },
+    { label: 'B', main: undefined as string | undefined, env: parseEnvList(process.env.BENCH_ENV_B) },
   ];
   const started: Array<{ label: string; server: RunningServer; database: string; rounds: Round[] }> = [];
   try {
