@@ -16,13 +16,20 @@
  * when this build's queries cannot read an older schema, `--target-file-a FILE` (or `-b`) takes
  * that side's target as JSON, written by the older build's own bench code (bench/dump-target.ts).
  *
+ * `--embedded DIR` runs both sides on the embedded database instead: DIR is a data directory kept by
+ * `npm run bench -- --db embedded --seed-only --keep` (the path it prints as DATA_DIR). PGlite
+ * takes one process per data directory, so each side runs on its own copy of DIR (removed at the
+ * end); `--scale` must be the embedded scale DIR was seeded with (0.02 for the default run).
+ *
  * `--route` takes a comma list (e.g. `search/fast,search`): each round runs every route on
  * both sides. The end prints each side's medians per route and its peak RSS (VmHWM).
  * `--body-a`/`--body-b` add JSON fields to one side's search bodies: the same build with `--a`
  * and `--b` equal compares two kinds of request (with and without `as_of`, say).
  */
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 
 import { parseEnvList } from './args';
 import { loadTargets } from './callers';
@@ -33,6 +40,7 @@ import { startServer } from './server';
 
 interface AbOptions {
   reuse: string;
+  embedded: string;
   reuseA: string;
   reuseB: string;
   targetFileA: string;
@@ -59,6 +67,7 @@ interface AbOptions {
 function parse(argv: string[]): AbOptions {
   const o: AbOptions = {
     reuse: '',
+    embedded: '',
     reuseA: '',
     reuseB: '',
     targetFileA: '',
@@ -86,6 +95,9 @@ function parse(argv: string[]): AbOptions {
     switch (flag) {
       case '--reuse':
         o.reuse = v;
+        break;
+      case '--embedded':
+        o.embedded = resolve(v);
         break;
       case '--reuse-a':
         o.reuseA = v;
@@ -157,6 +169,10 @@ function parse(argv: string[]): AbOptions {
         throw new Error(`unknown option ${flag}`);
     }
   }
+  if (o.embedded) {
+    if (o.reuse || o.reuseA || o.reuseB) throw new Error('--embedded takes no --reuse');
+    return o;
+  }
   if (!o.reuse && !(o.reuseA && o.reuseB)) throw new Error('--reuse <atrium_bench_...> (or --reuse-a and --reuse-b) is required');
   if (!o.a) throw new Error('--a <main.js> is required');
   o.reuseA ||= o.reuse;
@@ -168,8 +184,15 @@ async function main(): Promise<void> {
   const o = parse(process.argv.slice(2));
   const plan = planCorpus(o.scale, o.seed, o.minLargest);
   /** One side's database: its service environment and its callers (ids differ between databases). */
+  const copies: string[] = [];
   const open = async (name: string, targetFile: string) => {
-    const db = await createBenchDatabase('postgres', process.env.DATABASE_URL, 384, name);
+    let db;
+    if (o.embedded) {
+      const copy = await mkdtemp(join(tmpdir(), 'atrium-ab-'));
+      await cp(o.embedded, copy, { recursive: true });
+      copies.push(copy);
+      db = await createBenchDatabase('embedded', undefined, 384, copy);
+    } else db = await createBenchDatabase('postgres', process.env.DATABASE_URL, 384, name);
     if (targetFile) {
       await db.closeConnections();
       return { db, target: JSON.parse(readFileSync(targetFile, 'utf8')) as Target };
@@ -183,7 +206,7 @@ async function main(): Promise<void> {
     return { db, target };
   };
   const opened = [await open(o.reuseA, o.targetFileA)];
-  opened.push(o.reuseB === o.reuseA && !o.targetFileB && !o.targetFileA ? opened[0] : await open(o.reuseB, o.targetFileB));
+  opened.push(o.reuseB === o.reuseA && !o.targetFileB && !o.targetFileA && !o.embedded ? opened[0] : await open(o.reuseB, o.targetFileB));
   const sides = [
     {
       label: 'A',
@@ -240,6 +263,7 @@ async function main(): Promise<void> {
     for (const [i, side] of sides.entries()) side.peakMb = servers[i].memory().peakMb;
   } finally {
     for (const s of servers) await s.stop();
+    for (const copy of copies) await rm(copy, { recursive: true, force: true });
   }
   const callers = sides[1].target.callers.map((c: Caller) => c.visibleRows);
   for (const route of o.routes) {

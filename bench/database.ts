@@ -89,7 +89,8 @@ export async function createBenchDatabase(
     };
   }
 
-  const dataDir = await mkdtemp(join(tmpdir(), 'atrium-bench-'));
+  // reuse: a data directory kept by an earlier run (bench/ab.ts passes its own copy of one)
+  const dataDir = reuse || (await mkdtemp(join(tmpdir(), 'atrium-bench-')));
   return {
     kind,
     serviceEnv: { DATABASE_URL: '', DATA_DIR: dataDir },
