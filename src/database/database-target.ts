@@ -26,7 +26,11 @@ export async function openDatabaseTarget(env: AppEnv): Promise<DatabaseTarget> {
       description: `${url.hostname}:${url.port || 5432}${url.pathname}`,
     };
   }
-  const embedded = await startEmbeddedPostgres({ dataDir: env.DATA_DIR, sharedBuffers: env.EMBEDDED_SHARED_BUFFERS });
+  const embedded = await startEmbeddedPostgres({
+    dataDir: env.DATA_DIR,
+    sharedBuffers: env.EMBEDDED_SHARED_BUFFERS,
+    wasmCompileTasks: env.EMBEDDED_WASM_COMPILE_TASKS || undefined,
+  });
   return { kind: 'embedded', embedded, description: `embedded PGlite in ${embedded.dataDir}` };
 }
 

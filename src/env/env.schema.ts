@@ -173,9 +173,15 @@ export const ENV_SCHEMA = {
   DATA_DIR: { description: 'Where the embedded database keeps its files (when DATABASE_URL is unset)', default: './data', parse: str },
   EMBEDDED_SHARED_BUFFERS: {
     description:
-      'shared_buffers of the embedded database (no DATABASE_URL): its buffer pool lives in the service process and counts in its RSS',
-    default: '64MB',
+      'shared_buffers of the embedded database (no DATABASE_URL): its buffer pool lives in the service process, is written in full at start-up and counts in its RSS',
+    default: '16MB',
     parse: memorySize,
+  },
+  EMBEDDED_WASM_COMPILE_TASKS: {
+    description:
+      "Threads that may compile the embedded database's WebAssembly at once (no DATABASE_URL): each optimising compilation holds tens of MB of native memory that stays in the RSS; 0 = V8's default (one per V8 thread)",
+    default: 1,
+    parse: int(0, 64),
   },
   DATABASE_POOL_SIZE: { description: 'Maximum connections in the database pool', default: 10, parse: int(1, 200) },
   DATABASE_PREPARED_STATEMENTS: {
