@@ -29,7 +29,6 @@ export async function openDatabaseTarget(env: AppEnv): Promise<DatabaseTarget> {
   const embedded = await startEmbeddedPostgres({
     dataDir: env.DATA_DIR,
     sharedBuffers: env.EMBEDDED_SHARED_BUFFERS,
-    wasmCompileTasks: env.EMBEDDED_WASM_COMPILE_TASKS || undefined,
   });
   return { kind: 'embedded', embedded, description: `embedded PGlite in ${embedded.dataDir}` };
 }

@@ -1,7 +1,6 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 
 import { PGlite, type Extensions } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
@@ -39,22 +38,6 @@ export interface EmbeddedPostgresOptions {
    * through the kernel's page cache, which the RSS does not count.
    */
   sharedBuffers?: string;
-  /**
-   * Background threads that may compile PGlite's WebAssembly at once (EMBEDDED_WASM_COMPILE_TASKS;
-   * V8's --wasm-num-compilation-tasks, default one per V8 worker thread). Each optimising
-   * compilation of one of PostgreSQL's large functions takes tens of MB of native memory, which
-   * glibc keeps in that thread's arena after it is freed: fewer threads, less RSS.
-   */
-  wasmCompileTasks?: number;
-}
-
-/**
- * V8 reads --wasm-num-compilation-tasks when it schedules a module's compilation jobs, so it can
- * be set from inside the process before the module is compiled (unlike the heap limits, fixed at
- * start-up). It is process-wide: the only WebAssembly the service compiles is PGlite's.
- */
-function limitWasmCompileTasks(tasks: number | undefined): void {
-  if (tasks !== undefined) setFlagsFromString(`--wasm-num-compilation-tasks=${tasks}`);
 }
 
 const SOCKET_PORT = 5432;
@@ -65,7 +48,6 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
   const extensions: Extensions = options.withVector === false ? {} : { vector };
 
-  limitWasmCompileTasks(options.wasmCompileTasks);
   const settings = options.sharedBuffers ? [`shared_buffers=${options.sharedBuffers}`] : [];
   let db: PGlite;
   try {

@@ -177,12 +177,6 @@ export const ENV_SCHEMA = {
     default: '16MB',
     parse: memorySize,
   },
-  EMBEDDED_WASM_COMPILE_TASKS: {
-    description:
-      "Threads that may compile the embedded database's WebAssembly at once (no DATABASE_URL): each optimising compilation holds tens of MB of native memory that stays in the RSS; 0 = V8's default (one per V8 thread)",
-    default: 1,
-    parse: int(0, 64),
-  },
   DATABASE_POOL_SIZE: { description: 'Maximum connections in the database pool', default: 10, parse: int(1, 200) },
   DATABASE_PREPARED_STATEMENTS: {
     description:
