@@ -13,7 +13,15 @@
  * here; test/database/memory-access.int.spec.ts fails on a table keyed by user_id that is in
  * neither list below.
  */
-export const TENANT_TABLES = ['memories', 'episodes', 'memory_visibility_grants', 'memory_access_counts', 'memory_versions', 'lessons'];
+export const TENANT_TABLES = [
+  'memories',
+  'episodes',
+  'memory_visibility_grants',
+  'memory_access_counts',
+  'memory_versions',
+  'memory_term_stats',
+  'lessons',
+];
 
 /** Tables keyed by user_id that are not tenant data reached through the door, and why. */
 export const USER_KEYED_OUTSIDE_THE_DOOR = [

@@ -11,6 +11,7 @@ import { MemoryAccessCounts1763700150000 } from './1763700150000-memory-access-c
 import { MemoryLifecycle1763700200000 } from './1763700200000-memory-lifecycle';
 import { Webhooks1763700260000 } from './1763700260000-webhooks';
 import { EmbeddedByIndex1763700300000 } from './1763700300000-embedded-by-index';
+import { MemoryTermStats1763700400000 } from './1763700400000-memory-term-stats';
 
 /**
  * Every migration, oldest first. Listed explicitly (not globbed) so the app, the CLI and the
@@ -30,4 +31,5 @@ export const ALL_MIGRATIONS = [
   MemoryLifecycle1763700200000,
   Webhooks1763700260000,
   EmbeddedByIndex1763700300000,
+  MemoryTermStats1763700400000,
 ];

@@ -309,6 +309,12 @@ export const ENV_SCHEMA = {
     default: 3600,
     parse: int(0, 604800),
   },
+  TERM_STATS_COMPACT_INTERVAL_MS: {
+    description:
+      'How often an instance folds the BM25 statistics changes that writes append into one row per key (one instance at a time; 0 = never)',
+    default: 1000,
+    parse: int(0, 3_600_000),
+  },
   TRUST_SCORING_ENABLED: { description: 'Run the write-security gate (sanitizer + trust) on every write', default: true, parse: bool },
   TRUST_SCORE_MIN_THRESHOLD: { description: 'Writes whose trust score is below this are rejected', default: 0.3, parse: num(0, 1) },
   TRUSTED_SOURCE_SITES: {

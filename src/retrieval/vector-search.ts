@@ -1,5 +1,6 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import type { Span } from '@opentelemetry/api';
 
 import { DomainError } from '../common/errors/domain-error';
 import { ExpiringMap, ExpiringSet } from '../common/expiring-set';
@@ -15,6 +16,7 @@ import { TenantGraphMaintainer } from '../database/maintenance/tenant-graph-main
 import { tenantScopeOf } from '../database/maintenance/tenant-graphs';
 import { toVectorLiteral } from '../database/vector';
 import type { AppEnv } from '../env/env.schema';
+import { rankBm25 } from './bm25-ranking';
 
 export type { SearchFilters, SearchPurpose };
 
@@ -267,7 +269,7 @@ export class VectorSearch {
       'atrium.bm25',
       () => ({ 'atrium.search.k': k, 'atrium.bm25.words': words.length }),
       async (span) => {
-        const rows = await this.bm25(scope, words, embedding, k, filters);
+        const rows = await this.bm25(scope, words, embedding, k, filters, span);
         span.setAttribute('atrium.search.rows', rows.length);
         return rows;
       },
@@ -280,16 +282,27 @@ export class VectorSearch {
     embedding: readonly number[],
     k: number,
     filters: SearchFilters,
+    span: Span,
   ): Promise<ScoredRow[]> {
-    // A large scope's N and average length are reused for a minute (bm25-statement.ts,
-    // Bm25Population): reading every visible row for them was most of its full-text cost.
+    const applicable = applicableFilters(scope, filters);
+    if (!hasFilters(applicable)) {
+      // The current rows, unfiltered: statistics kept at write time (bm25-ranking.ts).
+      const ranking = await rankBm25(this.access, scope, words, toVectorLiteral(embedding), k);
+      span.setAttribute('atrium.bm25.passes', ranking.passes);
+      span.setAttribute('atrium.bm25.matched_lexemes', ranking.matched);
+      span.setAttribute('atrium.bm25.lexemes', ranking.scored);
+      return ranking.rows;
+    }
+    // A filter or as_of narrows the population the statistics describe, which the kept
+    // statistics do not split by: the statement counts them over the rows it reads. A large
+    // scope's N and average length are reused for a minute (bm25-statement.ts, Bm25Population).
     const key = scopeKey(scope, filters, 'read');
     const large = this.largeScopes.has(key);
     const known = large ? this.textPopulations.get(key) : undefined;
     const result = await this.access.textSearch({
       statement: 'full-text',
       scope,
-      filters: applicableFilters(scope, filters),
+      filters: applicable,
       words,
       q: toVectorLiteral(embedding),
       k,
@@ -298,6 +311,11 @@ export class VectorSearch {
     if (large && !known && result.population) this.textPopulations.set(key, result.population);
     return result.rows;
   }
+}
+
+/** Whether a search's applicable filters narrow anything (as_of included). */
+function hasFilters(filters: SearchFilters): boolean {
+  return filters.asOf !== undefined || filters.sourceSite !== undefined || (filters.namespaces?.length ?? 0) > 0;
 }
 
 /**

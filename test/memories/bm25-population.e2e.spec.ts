@@ -5,12 +5,13 @@ import { newUser } from '../support/ids';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 /**
- * A large scope's BM25 population statistics (N, average length: src/memories/bm25-sql.ts)
- * are reused for a minute, since reading every visible row for them was most of a large
- * scope's full-text cost; document frequencies stay live. Here every scope is "large"
- * (SEARCH_EXACT_SCOPE_LIMIT=2).
+ * A filtered search (source_site or namespaces in user scope, as_of anywhere) counts BM25's
+ * statistics over the rows it reads, since the statistics kept at write time
+ * (bm25-statistics.e2e.spec.ts) do not split by filter. A large scope's population statistics
+ * (N, average length: src/database/access/bm25-statement.ts) are then reused for a minute;
+ * document frequencies stay live. Here every scope is "large" (SEARCH_EXACT_SCOPE_LIMIT=2).
  */
-describe('BM25 population statistics of large scopes', () => {
+describe('BM25 population statistics of filtered searches in large scopes', () => {
   let t: TestApp;
   const scope = { user_id: newUser('bm25pop') };
   const zero = (): number[] => new Array(t.env.EMBEDDING_DIMENSIONS).fill(0.05);
@@ -23,7 +24,10 @@ describe('BM25 population statistics of large scopes', () => {
     expect(res.body.memories_stored).toBe(1);
   };
   const scores = async (search: VectorSearch): Promise<[string, number | undefined][]> =>
-    (await search.textMatches(parseMemoryScope(scope), ['ferry', 'harbour'], zero(), 100)).map((r) => [r.memory.id, r.textRank]);
+    (await search.textMatches(parseMemoryScope(scope), ['ferry', 'harbour'], zero(), 100, { sourceSite: 'test' })).map((r) => [
+      r.memory.id,
+      r.textRank,
+    ]);
 
   beforeAll(async () => {
     t = await createTestApp({ SEARCH_EXACT_SCOPE_LIMIT: '2' });
@@ -41,7 +45,7 @@ describe('BM25 population statistics of large scopes', () => {
     const before = await scores(search);
     expect(before).toHaveLength(3);
     // the vector search finds the scope above the exact limit (4 rows > 2): from now on it is large
-    await search.nearestVisible(parseMemoryScope(scope), zero(), 5);
+    await search.nearestVisible(parseMemoryScope(scope), zero(), 5, { sourceSite: 'test' });
     expect(await scores(search)).toEqual(before);
 
     // rows without the query words: N and the average length change, the matches do not

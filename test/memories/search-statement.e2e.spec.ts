@@ -190,24 +190,32 @@ describe('named search statements', () => {
         found.push((await search.textMatches({ kind: 'user', userId }, words, vector, 10)).length);
       expect(found).toEqual([2, 1, 2]);
 
-      const prepared = await pool.query<{ name: string; generic_plans: string; custom_plans: string }>(
-        "SELECT name, generic_plans, custom_plans FROM pg_prepared_statements WHERE name LIKE 'atrium_%' AND statement LIKE '%text_rank%'",
-      );
-      expect(prepared.rows).toHaveLength(1);
-      expect(Number(prepared.rows[0].generic_plans)).toBe(3);
-      expect(Number(prepared.rows[0].custom_plans)).toBe(0);
-      const client = await pool.connect();
-      try {
-        const plan = await client.query<{ 'QUERY PLAN': string }>(
-          // $1 q, $2 user, $3 tsquery, $4 words, $5 N and $6 avgdl (NULL: computed), $7 k: the order in which the text names them
-          `EXPLAIN (COSTS OFF) EXECUTE ${prepared.rows[0].name}(${[toVectorLiteral(vector), userId, 'kiln', 'kiln', null, null, 10]
-            .map((v) => (v === null ? 'NULL' : client.escapeLiteral(String(v))))
-            .join(', ')})`,
+      // Two statements: the statistics (memory_term_stats) and the ranking (text_rank), each
+      // prepared once and run with one generic plan for any words, each reading one partition.
+      // The values, in the order in which each text names them: statistics $1 words, $2 user;
+      // ranking $1 q, $2 N, $3 lexemes, $4 frequencies, $5 user, $6 tsquery, $7 avgdl, $8 k.
+      const statements: [string, (string | number)[]][] = [
+        ['%memory_term_stats%', ['kiln', userId]],
+        ['%text_rank%', [toVectorLiteral(vector), 2, '{kiln}', '{2}', userId, "'kiln'", 5, 10]],
+      ];
+      for (const [pattern, values] of statements) {
+        const prepared = await pool.query<{ name: string; generic_plans: string; custom_plans: string }>(
+          "SELECT name, generic_plans, custom_plans FROM pg_prepared_statements WHERE name LIKE 'atrium_%' AND statement LIKE $1",
+          [pattern],
         );
-        const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
-        expect(text).toMatch(/Subplans Removed: 15/);
-      } finally {
-        client.release();
+        expect(prepared.rows).toHaveLength(1);
+        expect(Number(prepared.rows[0].generic_plans)).toBe(3);
+        expect(Number(prepared.rows[0].custom_plans)).toBe(0);
+        const client = await pool.connect();
+        try {
+          const plan = await client.query<{ 'QUERY PLAN': string }>(
+            `EXPLAIN (COSTS OFF) EXECUTE ${prepared.rows[0].name}(${values.map((v) => client.escapeLiteral(String(v))).join(', ')})`,
+          );
+          const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
+          expect(text).toMatch(/Subplans Removed: 15/);
+        } finally {
+          client.release();
+        }
       }
     } finally {
       await pool.end();

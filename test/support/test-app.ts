@@ -86,6 +86,8 @@ async function startTestApp(
     // mid-suite hard-deleted rows a suite had expired into the past (2020) and still read, which
     // made the visibility property fail now and then with a 404 after an expiring PATCH.
     EXPIRY_PURGE_INTERVAL_S: '0',
+    // Nor background folds of the BM25 statistics (suites call fold()): statements at any moment.
+    TERM_STATS_COMPACT_INTERVAL_MS: '0',
     ...db.env,
     ...overrides,
   });

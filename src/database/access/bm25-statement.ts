@@ -16,6 +16,11 @@ import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
  * On a large scope the pass is most of it (docs/benchmarks.md, "Round two, large scopes",
  * step 8), so large scopes reuse N and avgdl for a minute (Bm25Population).
  *
+ * A row's score is the sum of its lexemes' terms in `numeric` (each term rounded to 15
+ * significant digits by the cast, then added exactly): a sum of doubles depends on the order
+ * in which the plan brings the terms, so two plans (a pruned and a full pass, bm25-ranking.ts)
+ * could rank two tying rows apart by one unit in the last place.
+ *
  * Lexemes are PostgreSQL's `english` configuration (stemmed, stop words removed); a memory's
  * length is its number of distinct lexemes (`length(tsvector)`), its term frequency the
  * number of positions of the lexeme.
@@ -57,10 +62,10 @@ export function bm25Statement<T extends ObjectLiteral>(
       UNION ALL (${population.getQuery()})
       LIMIT 1),
     df AS (SELECT lexeme, CAST(count(*) AS double precision) AS df FROM hits GROUP BY lexeme)
-    SELECT h.id AS id, sum(
+    SELECT h.id AS id, CAST(sum(CAST(
         ln(1 + (st.n - d.df + 0.5) / (d.df + 0.5))
         * h.tf * ${BM25_K1 + 1} / (h.tf + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * h.dl / greatest(st.avgdl, 1)))
-      ) AS text_rank, min(st.n) AS bm25_n, min(st.avgdl) AS bm25_avgdl
+      AS numeric)) AS double precision) AS text_rank, min(st.n) AS bm25_n, min(st.avgdl) AS bm25_avgdl
     FROM hits h JOIN df d ON d.lexeme = h.lexeme CROSS JOIN stats st
     GROUP BY h.id ORDER BY text_rank DESC, h.id LIMIT :bm25_k`;
   return {
@@ -92,4 +97,81 @@ export function bm25Parameters(
   population: Bm25Population | null = null,
 ): { bm25_tsq: string; bm25_text: string; bm25_k: number; bm25_n: number | null; bm25_avgdl: number | null } {
   return { bm25_tsq: tsQuery, bm25_text: words.join(' '), bm25_k: k, bm25_n: population?.n ?? null, bm25_avgdl: population?.avgdl ?? null };
+}
+
+/**
+ * The BM25 statistics of the caller's visible rows for the query's lexemes, in O(query terms):
+ * one row per lexeme of `:bm25_text` (as PostgreSQL's `english` configuration makes it) and one
+ * with lexeme '' (documents and total length), each the sum of the memory_term_stats rows
+ * `classes` selects (visibility.termStatsCondition, alias `s`) and of the visible rows with an
+ * expiry, which the table does not hold (`expiring`: a builder scoped by applyMemoryScope, alias
+ * `e`). Together they are exactly the visible rows (migration 1763700400000).
+ */
+export function termStatsStatement<T extends ObjectLiteral>(expiring: SelectQueryBuilder<T>, classes: string): string {
+  expiring.select('e.content_tsv', 'tsv').andWhere('e.expires_at IS NOT NULL');
+  // A LATERAL lookup per lexeme: each is an index scan on (user_id, workspace_id, lexeme) in the
+  // generic plan too, where `lexeme = ANY(<array from a subquery>)` would be a filter over the scope's rows.
+  return `WITH q AS (SELECT DISTINCT l AS lexeme FROM unnest(tsvector_to_array(to_tsvector('english', :bm25_text))) l),
+    wanted AS (SELECT lexeme FROM q UNION ALL SELECT CAST('' AS text)),
+    expiring AS (
+      SELECT t.lexeme, t.docs, t.length_sum FROM (${expiring.getQuery()}) e CROSS JOIN LATERAL atrium_term_rows(e.tsv) t
+       WHERE t.lexeme IN (SELECT lexeme FROM wanted))
+    SELECT w.lexeme AS lexeme,
+           CAST(COALESCE(k.docs, 0) + COALESCE(x.docs, 0) AS double precision) AS docs,
+           CAST(COALESCE(k.length_sum, 0) + COALESCE(x.length_sum, 0) AS double precision) AS length_sum
+      FROM wanted w
+      CROSS JOIN LATERAL (
+        SELECT sum(s.docs) AS docs, sum(s.length_sum) AS length_sum FROM memory_term_stats s
+         WHERE ${classes} AND s.lexeme = w.lexeme) k
+      LEFT JOIN (SELECT lexeme, sum(docs) AS docs, sum(length_sum) AS length_sum FROM expiring GROUP BY lexeme) x ON x.lexeme = w.lexeme`;
+}
+
+/** The caller's statistics for a query: N, the total length, and each query lexeme's document frequency. */
+export interface TermStatistics {
+  n: number;
+  lengthSum: number;
+  /** Every lexeme of the query, with the visible rows that contain it (0 when none). */
+  df: Map<string, number>;
+}
+
+export function toTermStatistics(rows: { lexeme: string; docs: number | string; length_sum: number | string }[]): TermStatistics {
+  const df = new Map<string, number>();
+  let n = 0;
+  let lengthSum = 0;
+  for (const row of rows) {
+    if (row.lexeme === '') {
+      n = Number(row.docs);
+      lengthSum = Number(row.length_sum);
+    } else df.set(row.lexeme, Number(row.docs));
+  }
+  return { n, lengthSum, df };
+}
+
+/**
+ * Okapi BM25 with given statistics (termStatsStatement's): the visible rows (`matches`, alias
+ * `t`, scoped by applyMemoryScope) that contain a lexeme of `:bm25_tsq`, scored over every
+ * lexeme of `:bm25_lexemes` with its document frequency in `:bm25_dfs`, best k. The score is
+ * the same expression as bm25Statement's, so the two rank alike; `:bm25_tsq` may name fewer
+ * lexemes than are scored (MaxScore, retrieval/bm25-ranking.ts).
+ */
+export function rankedTextStatement<T extends ObjectLiteral>(matches: SelectQueryBuilder<T>): string {
+  matches.select('t.id', 'id').addSelect('t.content_tsv', 'tsv').andWhere('t.content_tsv @@ CAST(:bm25_tsq AS tsquery)');
+  return `WITH terms AS (
+      SELECT x.lexeme, ln(1 + (CAST(:bm25_n AS double precision) - x.df + 0.5) / (x.df + 0.5)) AS idf
+        FROM unnest(CAST(:bm25_lexemes AS text[]), CAST(:bm25_dfs AS double precision[])) AS x(lexeme, df)
+    ), hits AS (
+      SELECT h.id, u.lexeme, CAST(cardinality(u.positions) AS double precision) AS tf, CAST(length(h.tsv) AS double precision) AS dl
+      FROM (${matches.getQuery()}) h CROSS JOIN LATERAL unnest(h.tsv) u
+      WHERE u.lexeme = ANY(CAST(:bm25_lexemes AS text[]))
+    )
+    SELECT h.id AS id, CAST(sum(CAST(
+        tm.idf * h.tf * ${BM25_K1 + 1} / (h.tf + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * h.dl / greatest(CAST(:bm25_avgdl AS double precision), 1)))
+      AS numeric)) AS double precision) AS text_rank, min(CAST(:bm25_n AS double precision)) AS bm25_n, min(CAST(:bm25_avgdl AS double precision)) AS bm25_avgdl
+    FROM hits h JOIN terms tm ON tm.lexeme = h.lexeme
+    GROUP BY h.id ORDER BY text_rank DESC, h.id LIMIT :bm25_k`;
+}
+
+/** A tsquery that matches any of `lexemes` as they are (quoted: no dictionary runs on them again). */
+export function lexemeQuery(lexemes: readonly string[]): string {
+  return lexemes.map((lexeme) => `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`).join(' | ');
 }

@@ -32,6 +32,9 @@ export const SUBJECT_TABLES = {
   memory_versions: { user: 'user_id', workspace: 'workspace_id', agent: ['agent_id'] },
   memory_visibility_grants: { user: 'user_id', workspace: 'workspace_id', agent: ['grantee_agent_id', 'granted_by_agent_id'] },
   memory_access_counts: { user: 'user_id', workspace: null, agent: [] },
+  // BM25 statistics (migration 1763700400000): deleting the memories appends their negative
+  // changes, still naming the subject, so these go after the memories.
+  memory_term_stats: { user: 'user_id', workspace: 'workspace_id', agent: ['agent_id', 'grantee_agent_id'] },
   episodes: { user: 'user_id', workspace: 'workspace_id', agent: ['agent_id'] },
   lessons: { user: 'user_id', workspace: null, agent: [] },
   agents: { user: 'user_id', workspace: null, agent: ['agent_id'] },
@@ -198,9 +201,10 @@ export async function eraseSubject(manager: EntityManager, subject: ErasureSubje
     }
   }
   erased.memories = await counted(manager, `DELETE FROM memories m WHERE ${memories}`, parameters);
-  // Pending and past deliveries about the subject, then the subscriptions that read as it (their
-  // remaining deliveries go with them by the foreign key).
-  for (const table of ['episodes', 'agents', 'api_keys', 'webhook_outbox', 'webhook_subscriptions'] as const) {
+  // The statistics the subject's rows counted in, the changes their deletion just appended
+  // included; pending and past deliveries about the subject, then the subscriptions that read
+  // as it (their remaining deliveries go with them by the foreign key).
+  for (const table of ['memory_term_stats', 'episodes', 'agents', 'api_keys', 'webhook_outbox', 'webhook_subscriptions'] as const) {
     const condition = namesSubject(table, subject);
     if (condition !== null) erased[table] = await counted(manager, `DELETE FROM ${table} t WHERE ${condition}`, parameters);
   }

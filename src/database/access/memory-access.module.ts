@@ -12,6 +12,7 @@ import { MemoryEntity } from '../entities/memory.entity';
 import { VisibilityGrantEntity } from '../entities/visibility-grant.entity';
 import { ExpiryPurge } from '../maintenance/expiry-purge';
 import { TenantGraphMaintainer } from '../maintenance/tenant-graph-maintainer';
+import { TermStatsCompactor } from '../maintenance/term-stats-compactor';
 import { hnswSessionSettings } from './hnsw-settings';
 import { MemoryAccess } from './memory-access';
 import { openStatementPool } from './statement-pool';
@@ -59,6 +60,7 @@ class StatementPoolLifecycle implements OnApplicationShutdown {
     StatementPoolLifecycle,
     TenantGraphMaintainer,
     ExpiryPurge,
+    TermStatsCompactor,
     {
       provide: MemoryAccess,
       useFactory: (dataSource: DataSource, pools: StatementPools | null) =>
@@ -66,6 +68,6 @@ class StatementPoolLifecycle implements OnApplicationShutdown {
       inject: [DataSource, STATEMENT_POOLS],
     },
   ],
-  exports: [MemoryAccess, TenantGraphMaintainer, ExpiryPurge],
+  exports: [MemoryAccess, TenantGraphMaintainer, ExpiryPurge, TermStatsCompactor],
 })
 export class MemoryAccessModule {}

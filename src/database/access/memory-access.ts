@@ -14,7 +14,7 @@ import { appendAuditEvents, auditInsert, type AuditEvent } from '../audit/audit-
 import { EpisodeEntity } from '../entities/episode.entity';
 import { LessonEntity } from '../entities/lesson.entity';
 import { MemoryEntity } from '../entities/memory.entity';
-import { bm25Statement } from './bm25-statement';
+import { bm25Statement, rankedTextStatement, termStatsStatement, toTermStatistics, type TermStatistics } from './bm25-statement';
 import { eraseSubject, SUBJECT_LOCK_KEY, type ErasureReceipt, type ErasureSubject } from './erasure';
 import { hnswSessionSettings } from './hnsw-settings';
 import { checkLessonStatement } from './lesson-statement';
@@ -35,9 +35,11 @@ import {
   shapeKeyOf,
   timeOf,
   type FullTextPlan,
+  type RankedTextPlan,
   type RecordPlan,
   type SearchFilters,
   type StatementPlan,
+  type TermStatsPlan,
   type VectorPlan,
 } from './statement-plans';
 import { bindShape, renderShape, ShapeCache, type StatementShape } from './statement-shape';
@@ -46,6 +48,7 @@ import {
   CURRENT,
   readRuleConditions,
   scopeParameters,
+  termStatsCondition,
   timeCondition,
   type AccessPurpose,
   type ReadRule,
@@ -334,9 +337,15 @@ export class MemoryAccess {
   }
 
   /** The full-text side of a hybrid search (textStatementSql over bm25-statement.ts). */
-  async textSearch(plan: FullTextPlan): Promise<TextStatementResult> {
+  async textSearch(plan: FullTextPlan | RankedTextPlan): Promise<TextStatementResult> {
     const [shape, values] = this.prepare(plan);
     return toTextResult(await this.run(shape, values));
+  }
+
+  /** The caller's BM25 statistics for a query (bm25-statement.ts, termStatsStatement). */
+  async termStatistics(plan: TermStatsPlan): Promise<TermStatistics> {
+    const [shape, values] = this.prepare(plan);
+    return toTermStatistics(await this.run(shape, values));
   }
 
   /**
@@ -405,6 +414,10 @@ export class MemoryAccess {
         applySearchFilters(population, 'p', plan.filters);
         return textStatementSql(bm25Statement(matches, population, plan.words, plan.words.join(' | '), plan.k).sql);
       }
+      case 'term-stats':
+        return termStatsStatement(this.scoped(plan.scope, purpose, 'e', time), termStatsCondition('s', plan.scope));
+      case 'ranked-text':
+        return textStatementSql(rankedTextStatement(this.scoped(plan.scope, purpose, 't', time)));
       case 'record-by-id':
         return this.recordSelect(plan.scope, purpose, time).andWhere('m.id = :id').getQuery();
       case 'records-by-ids':

@@ -1,6 +1,6 @@
 import { assertNever } from '../../common/errors/domain-error';
 import type { MemoryScope } from '../../common/scope/memory-scope';
-import { bm25Parameters, type Bm25Population } from './bm25-statement';
+import { bm25Parameters, lexemeQuery, type Bm25Population } from './bm25-statement';
 import type { LessonGate } from './search-statement';
 import { CURRENT, scopeShapeKey, type AccessPurpose, type ReadTime } from './visibility';
 
@@ -68,6 +68,33 @@ export interface FullTextPlan {
   population: Bm25Population | null;
 }
 
+/**
+ * The caller's BM25 statistics for a query's words (bm25-statement.ts, termStatsStatement):
+ * current rows, the read rule, no filters.
+ */
+export interface TermStatsPlan {
+  statement: 'term-stats';
+  scope: MemoryScope;
+  words: readonly string[];
+}
+
+/**
+ * BM25 with the statistics a TermStatsPlan read (bm25-statement.ts, rankedTextStatement): the
+ * visible current rows containing one of `matchLexemes`, scored over `lexemes` (with `dfs`),
+ * best k, with each row's distance to `q`.
+ */
+export interface RankedTextPlan {
+  statement: 'ranked-text';
+  scope: MemoryScope;
+  lexemes: readonly string[];
+  dfs: readonly number[];
+  matchLexemes: readonly string[];
+  n: number;
+  avgdl: number;
+  q: string;
+  k: number;
+}
+
 /** Record filters of a list (user scope only; the caller decides which apply, spec 4.2.6). */
 export interface RecordFilters {
   sourceSite?: string;
@@ -80,7 +107,7 @@ export type RecordPlan =
   | { statement: 'records-by-ids'; scope: MemoryScope; ids: readonly string[]; time?: ReadTime }
   | { statement: 'record-page'; scope: MemoryScope; filters: RecordFilters; limit: number; offset: number; time?: ReadTime };
 
-export type StatementPlan = VectorPlan | FullTextPlan | RecordPlan;
+export type StatementPlan = VectorPlan | FullTextPlan | TermStatsPlan | RankedTextPlan | RecordPlan;
 
 /** The purpose a plan reads under. */
 export function purposeOf(plan: StatementPlan): AccessPurpose {
@@ -90,6 +117,8 @@ export function purposeOf(plan: StatementPlan): AccessPurpose {
     case 'record-by-id':
       return plan.purpose;
     case 'full-text':
+    case 'term-stats':
+    case 'ranked-text':
     case 'records-by-ids':
     case 'record-page':
       return 'read';
@@ -105,6 +134,9 @@ export function timeOf(plan: StatementPlan): ReadTime {
     case 'hnsw-vector':
     case 'full-text':
       return plan.filters.asOf ? { kind: 'as-of', at: plan.filters.asOf } : CURRENT;
+    case 'term-stats':
+    case 'ranked-text':
+      return CURRENT;
     case 'record-by-id':
     case 'records-by-ids':
     case 'record-page':
@@ -152,6 +184,8 @@ export function shapeKeyOf(plan: StatementPlan): string {
       return [plan.statement, scope, present(searchFilterValues(plan.filters), SEARCH_FILTERS), ...vectorParts(plan)].join('|');
     case 'full-text':
       return [plan.statement, scope, present(searchFilterValues(plan.filters), SEARCH_FILTERS)].join('|');
+    case 'term-stats':
+    case 'ranked-text':
     case 'record-by-id':
     case 'records-by-ids':
       return [plan.statement, scope].join('|');
@@ -179,6 +213,18 @@ export function planValues(plan: StatementPlan): Record<string, unknown> {
       return { ...vectorValues(plan), candidateLimit: plan.candidates };
     case 'full-text':
       return { ...searchFilterValues(plan.filters), ...bm25Parameters(plan.words, plan.k, undefined, plan.population), q: plan.q };
+    case 'term-stats':
+      return { bm25_text: plan.words.join(' ') };
+    case 'ranked-text':
+      return {
+        bm25_tsq: lexemeQuery(plan.matchLexemes),
+        bm25_lexemes: [...plan.lexemes],
+        bm25_dfs: [...plan.dfs],
+        bm25_n: plan.n,
+        bm25_avgdl: plan.avgdl,
+        bm25_k: plan.k,
+        q: plan.q,
+      };
     case 'record-by-id':
       return { id: plan.id };
     case 'records-by-ids':

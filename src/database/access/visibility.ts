@@ -12,6 +12,11 @@ import type { AgentScope, MemoryScope } from '../../common/scope/memory-scope';
 export const VISIBILITY_MODES = ['workspace', 'agent_only', 'restricted'] as const;
 export type VisibilityMode = (typeof VISIBILITY_MODES)[number];
 
+/** The modes whose rows other agents read as `othersRead` says (memory_term_stats' classes follow them). */
+export function modesOthersRead(othersRead: 'all' | 'none' | 'grantees'): VisibilityMode[] {
+  return VISIBILITY_MODES.filter((mode) => MODE_POLICY[mode].othersRead === othersRead);
+}
+
 /** Message for a value outside VISIBILITY_MODES, shared by every DTO that takes one. */
 export const VISIBILITY_MODES_MESSAGE = `visibility must be one of ${VISIBILITY_MODES.join(', ')}`;
 
@@ -355,4 +360,55 @@ export function subscriberReadCondition(m: string, s: string, userId: string): s
     `(${m}.user_id = ${s}.user_id AND ((${s}.workspace_id IS NULL AND ${m}.workspace_id IS NULL)` +
     ` OR (${s}.workspace_id IS NOT NULL AND ${m}.workspace_id = ${s}.workspace_id AND ${readableByOthersOrOwn(m, who)})))`
   );
+}
+
+/**
+ * The classes of memory_term_stats (migration 1763700400000): who a counted row is visible to.
+ * `shared`: every agent of the workspace (a NULL visibility or a mode whose othersRead is `all`),
+ * and every row of a user's personal memory; `private`: its owner only (the other modes);
+ * `granted`: one grantee of a `grantees` mode, a class per grant to an agent other than the owner.
+ */
+export const TERM_CLASS = { shared: 0, private: 1, granted: 2 } as const;
+
+/**
+ * The memory_term_stats rows (alias `s`) whose sum is the BM25 statistics of exactly the rows
+ * `scope` reads (purpose `read`, current time) that have no expiry: the same tenant, and the
+ * classes the read rule and the agent_scope narrowing let through. The rows with an expiry are
+ * counted by the search itself, through applyMemoryScope. A class the caller may not read is
+ * never summed, so another agent's private rows never move the caller's statistics.
+ */
+export function termStatsCondition(s: string, scope: MemoryScope): string {
+  const { shared, private: own, granted } = TERM_CLASS;
+  switch (scope.kind) {
+    case 'user':
+      return `(${s}.user_id = :vis_userId AND ${s}.workspace_id IS NULL)`;
+    case 'workspace': {
+      const tenant = `${s}.user_id = :vis_userId AND ${s}.workspace_id = :vis_workspaceId`;
+      const readable =
+        `(${s}.class = ${shared} OR (${s}.class = ${own} AND ${s}.agent_id = :vis_agentId)` +
+        ` OR (${s}.class = ${granted} AND ${s}.grantee_agent_id = :vis_agentId))`;
+      let classes: string;
+      switch (scope.agentScope.kind) {
+        case 'all':
+          classes = readable;
+          break;
+        case 'self':
+          classes = `(${s}.agent_id = :vis_agentId AND ${s}.class IN (${shared}, ${own}))`;
+          break;
+        case 'others':
+          classes =
+            `((${s}.class = ${shared} AND ${s}.agent_id IS DISTINCT FROM :vis_agentId)` +
+            ` OR (${s}.class = ${granted} AND ${s}.grantee_agent_id = :vis_agentId))`;
+          break;
+        case 'agents':
+          classes = `(${readable} AND ${s}.agent_id = ANY(CAST(:vis_agentScopeIds AS uuid[])))`;
+          break;
+        default:
+          return assertNever(scope.agentScope);
+      }
+      return `(${tenant} AND ${classes})`;
+    }
+    default:
+      return assertNever(scope);
+  }
 }

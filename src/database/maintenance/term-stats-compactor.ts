@@ -1,0 +1,101 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { DataSource, type EntityManager } from 'typeorm';
+
+import type { AppConfig } from '../../env/app-config';
+
+/** Change rows folded per transaction: short transactions, so a large backlog (an import) never holds locks long. */
+export const TERM_STATS_FOLD_BATCH = 20_000;
+/** pg_try_advisory_xact_lock key of the fold ("atrium term stats"): one instance at a time. */
+export const TERM_STATS_FOLD_LOCK = 7_406_211_303;
+
+/**
+ * Folds the change rows that writes append to memory_term_stats (migration 1763700400000) into
+ * one row per key, so that a search's statistics read a handful of rows per lexeme, not one per
+ * memory written since. Writers only ever INSERT change rows; this is the only code that
+ * changes a folded row, one instance at a time (a transaction-level advisory lock, which works
+ * on the embedded database and behind a transaction-mode pooler).
+ *
+ * A batch is one statement that deletes the oldest change rows and adds their sums to the
+ * folded rows (ON CONFLICT on the folded key), then one that removes the folded rows it left
+ * at zero; in one transaction, so a reader sees the batch either before or after, and its sums
+ * are the same both ways.
+ */
+@Injectable()
+export class TermStatsCompactor implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('TermStatsCompactor');
+  private readonly intervalMs: number;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> | null = null;
+  private stopping = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(ConfigService) app: AppConfig,
+  ) {
+    this.intervalMs = app.get('TERM_STATS_COMPACT_INTERVAL_MS', { infer: true });
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.intervalMs === 0) return;
+    this.schedule(this.intervalMs);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running?.catch(() => undefined);
+  }
+
+  /** Folds until no change row is left or another instance holds the lock. Returns the change rows folded, or null when another instance was folding. */
+  async fold(batch = TERM_STATS_FOLD_BATCH): Promise<number | null> {
+    let folded = 0;
+    while (!this.stopping) {
+      const n = await this.dataSource.transaction((manager) => foldBatch(manager, batch));
+      if (n === null) return folded > 0 ? folded : null;
+      folded += n;
+      if (n < batch) break;
+    }
+    return folded;
+  }
+
+  private schedule(delayMs: number): void {
+    this.timer = setTimeout(() => {
+      this.running = this.fold()
+        .catch((error: Error) => this.logger.warn(`term statistics fold failed: ${error.message}`))
+        .finally(() => {
+          this.running = null;
+          if (!this.stopping) this.schedule(this.intervalMs);
+        });
+    }, delayMs);
+    this.timer.unref();
+  }
+}
+
+/** One batch, in the caller's transaction: the change rows folded, or null when another instance holds the lock. */
+export async function foldBatch(manager: EntityManager, batch: number): Promise<number | null> {
+  const [{ locked }]: { locked: boolean }[] = await manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [TERM_STATS_FOLD_LOCK]);
+  if (!locked) return null;
+  const [{ n }]: { n: number }[] = await manager.query(
+    `WITH changes AS (
+       DELETE FROM memory_term_stats s
+        WHERE s.id IN (SELECT p.id FROM memory_term_stats p WHERE NOT p.compacted ORDER BY p.id LIMIT $1)
+       RETURNING s.user_id, s.workspace_id, s.agent_id, s.grantee_agent_id, s.class, s.lexeme, s.docs, s.length_sum),
+     sums AS (
+       SELECT user_id, workspace_id, agent_id, grantee_agent_id, class, lexeme, sum(docs) AS docs, sum(length_sum) AS length_sum
+         FROM changes GROUP BY user_id, workspace_id, agent_id, grantee_agent_id, class, lexeme),
+     folded AS (
+       INSERT INTO memory_term_stats AS f (user_id, workspace_id, agent_id, grantee_agent_id, class, lexeme, docs, length_sum, compacted)
+       SELECT user_id, workspace_id, agent_id, grantee_agent_id, class, lexeme, docs, length_sum, true FROM sums
+       ON CONFLICT (user_id, workspace_id, lexeme, agent_id, grantee_agent_id, class) WHERE compacted
+       DO UPDATE SET docs = f.docs + EXCLUDED.docs, length_sum = f.length_sum + EXCLUDED.length_sum
+       RETURNING 1)
+     SELECT CAST((SELECT count(*) FROM changes) AS integer) AS n, (SELECT count(*) FROM folded) AS keys`,
+    [batch],
+  );
+  if (n > 0) {
+    // Keys whose documents all went (deleted, expired or moved away) leave nothing behind.
+    await manager.query('DELETE FROM memory_term_stats s WHERE s.compacted AND s.docs = 0');
+  }
+  return n;
+}

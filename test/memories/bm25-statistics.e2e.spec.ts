@@ -1,0 +1,271 @@
+import type { AgentScope, MemoryScope } from '../../src/common/scope/memory-scope';
+import { parseMemoryScope } from '../../src/common/scope/parse-memory-scope';
+import { MemoryAccess } from '../../src/database/access/memory-access';
+import { applyMemoryScope, modesOthersRead } from '../../src/database/access/visibility';
+import { MemoryEntity } from '../../src/database/entities/memory.entity';
+import { TermStatsCompactor } from '../../src/database/maintenance/term-stats-compactor';
+import { toVectorLiteral } from '../../src/database/vector';
+import { rankBm25 } from '../../src/retrieval/bm25-ranking';
+import { newId, newUser } from '../support/ids';
+import { createTestApp, type TestApp } from '../support/test-app';
+
+/**
+ * BM25 statistics kept at write time (migration 1763700400000, bm25-statement.ts,
+ * retrieval/bm25-ranking.ts): after random sequences of every kind of change they equal a
+ * recount of each caller's visible rows; another agent's private writes leave a caller's
+ * scores bit-for-bit unchanged; and the MaxScore passes rank exactly as scoring every match.
+ */
+const VOCABULARY = ['harbour', 'ferry', 'lantern', 'kiln', 'glaze', 'orchard', 'walnut', 'meadow', 'copper', 'falcon', 'river', 'quartz'];
+
+/** A small seeded generator (mulberry32), so a failing sequence can be replayed. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('BM25 statistics kept at write time', () => {
+  let t: TestApp;
+  let access: MemoryAccess;
+  let dims: number;
+
+  beforeAll(async () => {
+    t = await createTestApp({ TERM_STATS_COMPACT_INTERVAL_MS: '0' });
+    access = t.app.get(MemoryAccess);
+    dims = t.env.EMBEDDING_DIMENSIONS;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('class the visibility modes as the read rule does (the triggers name them)', () => {
+    expect(modesOthersRead('all')).toEqual(['workspace']);
+    expect(modesOthersRead('grantees')).toEqual(['restricted']);
+    expect(modesOthersRead('none')).toEqual(['agent_only']);
+  });
+
+  /** Documents, total length and document frequencies of exactly the rows `scope` reads now. */
+  async function recount(scope: MemoryScope): Promise<{ n: number; lengthSum: number; df: Record<string, number> }> {
+    const qb = t.dataSource.createQueryBuilder(MemoryEntity, 'm').select('m.content_tsv', 'tsv');
+    applyMemoryScope(qb, 'm', scope, 'read');
+    const [sql, parameters] = qb.getQueryAndParameters();
+    const [totals]: { n: string; len: string }[] = await t.dataSource.query(
+      `SELECT count(*) AS n, COALESCE(sum(length(v.tsv)), 0) AS len FROM (${sql}) v`,
+      parameters,
+    );
+    const frequencies: { lexeme: string; df: string }[] = await t.dataSource.query(
+      `SELECT u.lexeme, count(*) AS df FROM (${sql}) v CROSS JOIN LATERAL unnest(tsvector_to_array(v.tsv)) u(lexeme) GROUP BY u.lexeme`,
+      parameters,
+    );
+    return { n: Number(totals.n), lengthSum: Number(totals.len), df: Object.fromEntries(frequencies.map((f) => [f.lexeme, Number(f.df)])) };
+  }
+
+  async function kept(scope: MemoryScope): Promise<{ n: number; lengthSum: number; df: Record<string, number> }> {
+    const stats = await access.termStatistics({ statement: 'term-stats', scope, words: VOCABULARY });
+    return { n: stats.n, lengthSum: stats.lengthSum, df: Object.fromEntries([...stats.df].filter(([, df]) => df !== 0)) };
+  }
+
+  it('equal a recount of every caller after random sequences of writes, edits, expiry, deletes, grants and moves', async () => {
+    const user = newUser('termstats');
+    const [w1, w2] = [newId(), newId()];
+    const agents = [newId(), newId(), newId()];
+    const outsider = newId();
+    const next = random(20261129);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
+    const text = () => Array.from({ length: 2 + Math.floor(next() * 6) }, () => pick(VOCABULARY)).join(' ');
+    const expiry = () => pick([null, null, null, null, '2099-01-01T00:00:00Z', '2001-01-01T00:00:00Z']);
+    const ids: string[] = [];
+    const vector = toVectorLiteral(new Array<number>(dims).fill(0.1));
+
+    const insert = async (): Promise<void> => {
+      const id = newId();
+      const personal = next() < 0.2;
+      const owner = personal ? null : pick([...agents, null]);
+      const visibility = personal
+        ? null
+        : owner === null
+          ? pick([null, 'workspace'])
+          : pick(['workspace', 'agent_only', 'restricted', null]);
+      await t.dataSource.query(
+        `INSERT INTO memories (id, user_id, workspace_id, agent_id, visibility, content, source_site, embedding, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, 'test', CAST($7 AS vector), $8)`,
+        [id, user, personal ? null : w1, owner, visibility, text(), vector, expiry()],
+      );
+      ids.push(id);
+    };
+    const change = async (sql: string, ...values: unknown[]): Promise<void> => {
+      if (ids.length === 0) return;
+      await t.dataSource.query(sql, [pick(ids), user, ...values]);
+    };
+    const operations: (() => Promise<void>)[] = [
+      insert,
+      insert,
+      insert,
+      () => change('UPDATE memories SET content = $3 WHERE id = $1 AND user_id = $2', text()),
+      () =>
+        change(
+          `UPDATE memories SET visibility = $3 WHERE id = $1 AND user_id = $2 AND workspace_id IS NOT NULL`,
+          pick(['workspace', 'agent_only', 'restricted']),
+        ),
+      () => change('UPDATE memories SET deleted_at = now() WHERE id = $1 AND user_id = $2'),
+      () => change('UPDATE memories SET superseded_at = now() WHERE id = $1 AND user_id = $2'),
+      () => change('UPDATE memories SET expires_at = $3 WHERE id = $1 AND user_id = $2', expiry()),
+      () => change('UPDATE memories SET workspace_id = $3 WHERE id = $1 AND user_id = $2 AND workspace_id IS NOT NULL', pick([w1, w2])),
+      () => change('DELETE FROM memories WHERE id = $1 AND user_id = $2'),
+      // Grants go to restricted rows (the ones they open) most of the time, to any workspace row otherwise.
+      ...[`m.visibility = 'restricted'`, `m.visibility = 'restricted'`, 'TRUE'].map(
+        (which) => () =>
+          t.dataSource.query(
+            `INSERT INTO memory_visibility_grants (memory_id, user_id, workspace_id, grantee_agent_id, granted_by_agent_id)
+             SELECT m.id, m.user_id, m.workspace_id, $2, COALESCE(m.agent_id, $2) FROM memories m
+              WHERE m.user_id = $1 AND m.workspace_id IS NOT NULL AND ${which}
+              ORDER BY md5(CAST(m.id AS text) || $3) LIMIT 1
+             ON CONFLICT DO NOTHING`,
+            [user, pick(agents), String(next())],
+          ),
+      ),
+      () => change('DELETE FROM memory_visibility_grants WHERE memory_id = $1 AND user_id = $2 AND grantee_agent_id = $3', pick(agents)),
+      async () => {
+        await t.app.get(TermStatsCompactor).fold(7);
+      },
+    ];
+
+    const scopes: MemoryScope[] = [{ kind: 'user', userId: user }];
+    const agentScopes: AgentScope[] = [
+      { kind: 'all' },
+      { kind: 'self' },
+      { kind: 'others' },
+      { kind: 'agents', agentIds: [agents[0], agents[2]] },
+    ];
+    for (const workspaceId of [w1, w2])
+      for (const agentId of [...agents, outsider])
+        for (const agentScope of agentScopes) scopes.push({ kind: 'workspace', userId: user, workspaceId, agentId, agentScope });
+
+    for (let round = 0; round < 6; round++) {
+      for (let i = 0; i < 40; i++) await pick(operations)();
+      for (const scope of scopes) expect({ scope, stats: await kept(scope) }).toEqual({ scope, stats: await recount(scope) });
+    }
+    // Folded or not, the same figures; and a fold leaves one row per key.
+    await t.app.get(TermStatsCompactor).fold();
+    for (const scope of scopes) expect({ scope, stats: await kept(scope) }).toEqual({ scope, stats: await recount(scope) });
+    const [{ pending }]: { pending: string }[] = await t.dataSource.query(
+      'SELECT count(*) AS pending FROM memory_term_stats WHERE user_id = $1 AND NOT compacted',
+      [user],
+    );
+    expect(Number(pending)).toBe(0);
+    // The sequence was not trivial: rows of every kind of visibility are still there.
+    const [{ kinds }]: { kinds: string }[] = await t.dataSource.query(
+      "SELECT count(DISTINCT COALESCE(visibility, '-')) AS kinds FROM memories WHERE user_id = $1 AND deleted_at IS NULL",
+      [user],
+    );
+    expect(Number(kinds)).toBe(4);
+    const [{ granted }]: { granted: string }[] = await t.dataSource.query(
+      "SELECT COALESCE(sum(docs), 0) AS granted FROM memory_term_stats WHERE user_id = $1 AND class = 2 AND lexeme = ''",
+      [user],
+    );
+    expect(Number(granted)).toBeGreaterThan(0);
+  });
+
+  it('are folded in the background by the compactor', async () => {
+    const second = await createTestApp({ TERM_STATS_COMPACT_INTERVAL_MS: '50' });
+    try {
+      const user = newUser('folding');
+      for (const text of ['the falcon over the river', 'quartz by the river bank', 'a falcon and a heron'])
+        await second
+          .http()
+          .post('/v1/memories/ingest/quick')
+          .send({ user_id: user, source_site: 'test', conversation: text, skip_extraction: true });
+      const pending = async (): Promise<number> =>
+        Number((await second.dataSource.query('SELECT count(*) AS n FROM memory_term_stats WHERE NOT compacted'))[0].n);
+      const deadline = Date.now() + 20_000;
+      while ((await pending()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(await pending()).toBe(0);
+      const [{ docs }]: { docs: string }[] = await second.dataSource.query(
+        "SELECT sum(docs) AS docs FROM memory_term_stats WHERE user_id = $1 AND lexeme = '' AND compacted",
+        [user],
+      );
+      expect(Number(docs)).toBe(3);
+    } finally {
+      await second.close();
+    }
+  });
+
+  describe('for one caller', () => {
+    const user = newUser('sidechannel');
+    const workspace = newId();
+    const [reader, other] = [newId(), newId()];
+    const ingest = async (agent: string, text: string, visibility: string): Promise<void> => {
+      const res = await t.http().post('/v1/memories/ingest/quick').send({
+        user_id: user,
+        workspace_id: workspace,
+        agent_id: agent,
+        source_site: 'test',
+        conversation: text,
+        skip_extraction: true,
+        visibility,
+      });
+      expect(res.status).toBe(200);
+    };
+    const ranked = async (agentScope: string, words: string[]) => {
+      const scope = parseMemoryScope({ user_id: user, workspace_id: workspace, agent_id: reader, agent_scope: agentScope });
+      const ranking = await rankBm25(access, scope, words, toVectorLiteral(new Array<number>(dims).fill(0.05)), 20);
+      return ranking.rows.map((r) => [r.memory.id, r.textRank]);
+    };
+
+    it('do not move when another agent writes rows the caller cannot see: scores bit-for-bit the same', async () => {
+      await ingest(reader, 'the harbour ferry leaves at dawn for the lantern island', 'agent_only');
+      await ingest(other, 'ferry tickets for the island are sold at the harbour kiosk', 'workspace');
+      await ingest(other, 'the copper kiln by the meadow burns through the night', 'workspace');
+      const words = ['harbour', 'ferry', 'kiln'];
+      const before = { all: await ranked('all', words), self: await ranked('self', words), others: await ranked('others', words) };
+      expect(before.all.length).toBe(3);
+
+      await ingest(other, 'harbour harbour ferry kiln: the private harbour log of the other agent', 'agent_only');
+      await ingest(other, 'a restricted ferry note about the harbour and the kiln, granted to nobody', 'restricted');
+      expect({ all: await ranked('all', words), self: await ranked('self', words), others: await ranked('others', words) }).toEqual(before);
+      await t.app.get(TermStatsCompactor).fold();
+      expect({ all: await ranked('all', words), self: await ranked('self', words), others: await ranked('others', words) }).toEqual(before);
+
+      // The same write, visible to the caller, does move them (the comparison above can fail).
+      await ingest(other, 'a shared ferry note about the harbour and the kiln', 'workspace');
+      expect(await ranked('all', words)).not.toEqual(before.all);
+    });
+  });
+
+  it('rank in MaxScore passes exactly as one pass over every match, and as the per-query statement', async () => {
+    const user = newUser('maxscore');
+    const next = random(4242);
+    // Zipf-like: early words are common, late ones rare.
+    const words = [...VOCABULARY, 'amber', 'basalt', 'cinder', 'dune', 'ember', 'fjord', 'grove', 'heron'];
+    const word = () => words[Math.min(words.length - 1, Math.floor(words.length * next() * next()))];
+    const vector = toVectorLiteral(new Array<number>(dims).fill(0.1));
+    for (let i = 0; i < 300; i++) {
+      const text = Array.from({ length: 3 + Math.floor(next() * 8) }, word).join(' ');
+      await t.dataSource.query(
+        `INSERT INTO memories (id, user_id, content, source_site, embedding) VALUES ($1, $2, $3, 'test', CAST($4 AS vector))`,
+        [newId(), user, text, vector],
+      );
+    }
+    const scope: MemoryScope = { kind: 'user', userId: user };
+    const q = toVectorLiteral(new Array<number>(dims).fill(0.05));
+    const passes = new Set<number>();
+    for (let i = 0; i < 30; i++) {
+      const query = Array.from({ length: 2 + Math.floor(next() * 4) }, () => words[Math.floor(next() * words.length)]);
+      const pruned = await rankBm25(access, scope, query, q, 10, 1);
+      const whole = await rankBm25(access, scope, query, q, 10, Number.POSITIVE_INFINITY);
+      passes.add(pruned.passes);
+      expect(whole.passes).toBe(1);
+      expect(pruned.rows.map((r) => [r.memory.id, r.textRank])).toEqual(whole.rows.map((r) => [r.memory.id, r.textRank]));
+      // The per-query statement (counting N, lengths and frequencies over the rows it reads) ranks alike.
+      const counted = await access.textSearch({ statement: 'full-text', scope, filters: {}, words: query, q, k: 10, population: null });
+      expect(counted.rows.map((r) => r.memory.id)).toEqual(whole.rows.map((r) => r.memory.id));
+      counted.rows.forEach((r, j) => expect(r.textRank).toBeCloseTo(whole.rows[j].textRank as number, 9));
+    }
+    // Both outcomes of the first pass happened: pruned in one pass, and widened in a second.
+    expect([...passes].sort()).toEqual([1, 2]);
+  });
+});
