@@ -17,6 +17,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -119,13 +120,9 @@ async function main(): Promise<void> {
     for (let from = 0; from < records.length; from += CHUNK) {
       const body = `${header}\n${records.slice(from, from + CHUNK).join('\n')}\n`;
       const partStarted = Date.now();
-      const res = await fetch(`http://127.0.0.1:${port}/v1/memories/import?user_id=${user}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/x-ndjson' },
-        body,
-      });
-      if (res.status !== 200) throw new Error(`part at line ${from + 2}: ${res.status} ${await res.text()}`);
-      const result = (await res.json()) as typeof totals;
+      const res = await post(`http://127.0.0.1:${port}/v1/memories/import?user_id=${user}`, body);
+      if (res.status !== 200) throw new Error(`part at line ${from + 2}: ${res.status} ${res.text}`);
+      const result = JSON.parse(res.text) as typeof totals;
       for (const key of Object.keys(totals) as (keyof typeof totals)[]) totals[key] += result[key];
       slowest = Math.max(slowest, (Date.now() - partStarted) / 1000);
       if ((from / CHUNK) % 10 === 9 || from + CHUNK >= records.length) {
@@ -151,6 +148,23 @@ async function main(): Promise<void> {
     }
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * POST of an NDJSON body, waiting as long as the answer takes: fetch (undici) gives up on an
+ * answer whose headers take over 300 s, which a 100,000-line file in one request can.
+ */
+async function post(url: string, body: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { 'Content-Type': 'application/x-ndjson' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 main().catch((error) => {

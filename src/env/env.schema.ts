@@ -292,6 +292,12 @@ export const ENV_SCHEMA = {
     default: 15,
     parse: int(0, 86400),
   },
+  TENANT_GRAPH_IMPORT_QUIET_S: {
+    description:
+      'A scope into which an import wrote within this many seconds gets its graph after the import, in one build, instead of during it (0 = no deferral)',
+    default: 30,
+    parse: int(0, 3600),
+  },
   TENANT_GRAPH_BUILD_MEMORY: { description: 'maintenance_work_mem for building a tenant graph', default: '512MB', parse: memorySize },
   EXPIRED_RETENTION_DAYS: {
     description: 'Memories past their expires_at are removed for good (with their versions, grants and access counts) this many days later',

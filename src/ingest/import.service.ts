@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 
 import type { Actor } from '../common/identity/principal';
 import type { MemoryScope, WorkspaceScope } from '../common/scope/memory-scope';
 import type { ImportResultWire } from '../contract/wire-types';
 import { DATABASE_TARGET, type DatabaseTarget } from '../database/database-target';
+import { TenantGraphMaintainer } from '../database/maintenance/tenant-graph-maintainer';
+import type { TenantScope } from '../database/maintenance/tenant-graphs';
 import { EmbeddingService } from '../embeddings/embedding.service';
 import type { AppConfig } from '../env/app-config';
 import type { InputAssessment } from '../lessons/classifier/assess-input';
@@ -68,6 +70,7 @@ export class ImportService {
     private readonly gate: WriteGateService,
     @Inject(DATABASE_TARGET) target: DatabaseTarget,
     @Inject(ConfigService) config: AppConfig,
+    @Optional() private readonly graphs?: TenantGraphMaintainer,
   ) {
     this.writers = target.kind === 'embedded' ? 1 : config.get('IMPORT_WRITERS', { infer: true });
   }
@@ -100,6 +103,8 @@ export class ImportService {
     const seen = new Set<string>();
     let header: ImportHeader | null = null;
     let batch: Planned[] = [];
+    // The scopes written into, whose tenant graphs are built once the import is over (TenantGraphMaintainer.importEnded).
+    const scopes = new Map<string, TenantScope>();
     // Each batch is prepared (gate, conflicts, vectors) in file order, one after the other, then
     // written in a transaction of its own. Up to `writers` batches are written at once (each
     // one's index upkeep on a core of its own: docs/data.md, "Cost"), and the next batch is read
@@ -137,7 +142,11 @@ export class ImportService {
           continue;
         }
         try {
-          batch.push({ line: item.line, record: item.record, ...placement(target, item.record) });
+          const planned: Planned = { line: item.line, record: item.record, ...placement(target, item.record) };
+          // The graph covers the rows of a user and a workspace column (tenantScopeOf), whoever wrote them.
+          const scope: TenantScope = { userId: planned.scope.userId, workspaceId: planned.columns.workspaceId };
+          scopes.set(`${scope.userId}\u0000${scope.workspaceId ?? ''}`, scope);
+          batch.push(planned);
         } catch (error) {
           if (!(error instanceof BadLine)) throw error;
           fail(result, item.line, error.message);
@@ -148,6 +157,7 @@ export class ImportService {
     } finally {
       // Batches under way are finished (or fail) before the request ends, whatever stopped the reading.
       await Promise.allSettled(written);
+      if (!options.dryRun) this.graphs?.importEnded(scopes.values());
     }
     for (const done of written) await done;
     firstErrors(result);

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 
+import { MemoryAccessModule } from '../database/access/memory-access.module';
 import { LessonsModule } from '../lessons/lessons.module';
 import { MemoriesModule } from '../memories/memories.module';
 import { RetrievalModule } from '../retrieval/retrieval.module';
@@ -12,7 +13,7 @@ import { LlmPlanner } from './llm-planner';
 
 /** The write path: extraction, the write gate, de-duplication and the LLM's decisions. */
 @Module({
-  imports: [MemoriesModule, RetrievalModule, SettingsModule, LessonsModule],
+  imports: [MemoryAccessModule, MemoriesModule, RetrievalModule, SettingsModule, LessonsModule],
   controllers: [IngestController, ImportController],
   providers: [IngestService, LlmPlanner, ImportService],
   exports: [IngestService],

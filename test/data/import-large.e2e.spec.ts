@@ -7,9 +7,9 @@ import { isPostgresRun } from '../support/test-database';
 /**
  * Records in the file: 20,000 on PostgreSQL and 10,000 on the embedded database by default, which
  * keeps the whole CI run within its time; issue 24's 100,000 with IMPORT_E2E_LINES=100000 (PostgreSQL
- * 261-493 s here at load 4-10). The embedded database's HNSW upkeep (WebAssembly, one backend)
- * took 197 s for 20,000 lines at load 7-11 and would take over ten minutes for 100,000
- * (docs/data.md, "Cost").
+ * 342-449 s here on 2026-11-29 at load 7-14, with the tenant graph left until after the import).
+ * The embedded database's HNSW upkeep (WebAssembly, one backend) took 197 s for 20,000 lines at
+ * load 7-11 and would take over ten minutes for 100,000 (docs/data.md, "Cost").
  */
 const RECORDS = Number(process.env.IMPORT_E2E_LINES ?? (isPostgresRun() ? 20_000 : 10_000));
 

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 import { Client } from 'pg';
 
 import { parseMemoryScope } from '../../src/common/scope/parse-memory-scope';
@@ -5,6 +7,7 @@ import { hnswSessionSettings } from '../../src/database/access/hnsw-settings';
 import { TenantGraphMaintainer } from '../../src/database/maintenance/tenant-graph-maintainer';
 import {
   existingTenantGraphs,
+  importedLately,
   reconcileTenantGraphs,
   tenantGraphName,
   type TenantScope,
@@ -369,6 +372,53 @@ if (!isPostgresRun()) {
         await other.end();
       }
     });
+
+    it("an import defers its scope's graph while it writes; the pass after it builds the graph over the imported rows", async () => {
+      // A second instance whose imports are quiet after 2 s (TENANT_GRAPH_IMPORT_QUIET_S), so that its pass after the import comes within the test.
+      const second = await createSecondInstance(t, {
+        TENANT_GRAPH_MIN_ROWS: '30',
+        TENANT_GRAPH_FIRST_PASS_S: '86400',
+        TENANT_GRAPH_IMPORT_QUIET_S: '2',
+        SEARCH_EXACT_SCOPE_LIMIT: '10',
+      });
+      try {
+        const imported = { user_id: newUser() };
+        const name = tenantGraphName({ userId: imported.user_id, workspaceId: null });
+        const lines = Array.from({ length: 40 }, (_, i) => JSON.stringify({ id: randomUUID(), content: content(700 + i, 'imported') }));
+        const res = await second
+          .http()
+          .post('/v1/memories/import')
+          .query(imported)
+          .set('Content-Type', 'application/x-ndjson')
+          .send(`${lines.join('\n')}\n`);
+        expect(res.body).toMatchObject({ imported: 40, failed: 0 });
+
+        // A pass within the quiet time (here by another instance: the audit trail tells it) builds nothing for the scope.
+        const during = await reconcileTenantGraphs(direct, { minRows: 30, importQuietS: 60 });
+        expect(during.deferred).toEqual([name]);
+        expect(during.built).not.toContain(name);
+        expect((await graphs()).has(name)).toBe(false);
+        // Without the deferral the same pass would build it: the scope is over the threshold.
+        expect(await importedLately(direct, { userId: imported.user_id, workspaceId: null }, 60)).toBe(true);
+        expect(await importedLately(direct, { userId: imported.user_id, workspaceId: newId() }, 60)).toBe(false);
+
+        // The importing instance's pass after the import (2 s quiet + 5 s) builds it, over every imported row.
+        await eventually(async () => (await graphs()).get(name)?.valid === true, 'the graph built after the import', 30_000);
+        const { rows } = await direct.query<{ n: string }>(
+          `SELECT count(*) AS n FROM memories WHERE user_id = $1 AND embedding IS NOT NULL`,
+          [imported.user_id],
+        );
+        expect(Number(rows[0].n)).toBe(40);
+        const search = await t
+          .http()
+          .post('/v1/memories/search/fast')
+          .send({ ...imported, query: 'kestrel harbor', limit: 100 });
+        expect(search.body.count).toBe(40);
+        expect(search.body.memories.map((m: { id: string }) => m.id).sort()).toEqual(await exactIds(imported, 'kestrel harbor'));
+      } finally {
+        await second.close();
+      }
+    }, 90_000);
 
     it('TENANT_GRAPH_MIN_ROWS=0 drops them all, and searches go on through the partition graph', async () => {
       const result = await reconcileTenantGraphs(direct, { minRows: 0 });

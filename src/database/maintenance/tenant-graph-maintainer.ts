@@ -34,6 +34,10 @@ export class TenantGraphMaintainer implements OnApplicationBootstrap, OnApplicat
   private readonly declined = new ExpiringSet(RECHECK_MS, 10_000);
   private timer: NodeJS.Timeout | null = null;
   private soon: NodeJS.Timeout | null = null;
+  /** The pass that follows the last import (importEnded): pushed back by each import that ends before it. */
+  private afterImport: NodeJS.Timeout | null = null;
+  /** An import into a scope defers its graph until this many seconds after its last write (TENANT_GRAPH_IMPORT_QUIET_S). */
+  private readonly importQuietS: number;
   private running: Promise<void> | null = null;
   private loading: Promise<void> | null = null;
   private client: Client | null = null;
@@ -49,6 +53,7 @@ export class TenantGraphMaintainer implements OnApplicationBootstrap, OnApplicat
     this.intervalMs = app.get('TENANT_GRAPH_INTERVAL_S', { infer: true }) * 1000;
     this.firstPassMs = app.get('TENANT_GRAPH_FIRST_PASS_S', { infer: true }) * 1000;
     this.buildMemory = app.get('TENANT_GRAPH_BUILD_MEMORY', { infer: true });
+    this.importQuietS = app.get('TENANT_GRAPH_IMPORT_QUIET_S', { infer: true });
   }
 
   /** Whether this instance maintains tenant graphs (PostgreSQL, a threshold and an interval set). */
@@ -107,6 +112,28 @@ export class TenantGraphMaintainer implements OnApplicationBootstrap, OnApplicat
     this.soon.unref();
   }
 
+  /**
+   * An import into `scopes` ended. A pass deferred their graphs while it wrote (see
+   * importedLately in tenant-graphs.ts), so one runs once the quiet time has passed after its
+   * last write, and builds the graph of each scope the import made large, in one CREATE INDEX
+   * over its rows. The parts of `npm run import` are one import each: each part that ends
+   * pushes the pass back, so it runs once, after the last.
+   */
+  importEnded(scopes: Iterable<TenantScope>): void {
+    if (!this.enabled || this.stopping || this.importQuietS === 0) return;
+    const missing = [...scopes].filter((scope) => !this.graphs.has(tenantGraphName(scope)));
+    if (missing.length === 0) return;
+    if (this.afterImport) clearTimeout(this.afterImport);
+    this.afterImport = setTimeout(
+      () => {
+        this.afterImport = null;
+        void (this.running ?? Promise.resolve()).then(() => this.pass('an import ended'));
+      },
+      this.importQuietS * 1000 + ON_DEMAND_DELAY_MS,
+    );
+    this.afterImport.unref();
+  }
+
   /** One pass now (the CLI and tests); resolves when it is done. */
   async pass(reason: string): Promise<ReconcileResult | null> {
     if (this.running) {
@@ -129,7 +156,7 @@ export class TenantGraphMaintainer implements OnApplicationBootstrap, OnApplicat
 
   async onApplicationShutdown(): Promise<void> {
     this.stopping = true;
-    for (const timer of [this.timer, this.soon]) if (timer) clearTimeout(timer);
+    for (const timer of [this.timer, this.soon, this.afterImport]) if (timer) clearTimeout(timer);
     const client = this.client;
     if (client && this.running) await cancelBackend(this.target, client);
     await Promise.all([this.running, this.loading]);
@@ -153,6 +180,7 @@ export class TenantGraphMaintainer implements OnApplicationBootstrap, OnApplicat
         minRows: this.minRows,
         maintenanceWorkMem: this.buildMemory,
         stopped: () => this.stopping,
+        importQuietS: this.importQuietS,
         onChange: (change) => {
           const scope =
             change.scope.workspaceId === null
@@ -164,6 +192,7 @@ export class TenantGraphMaintainer implements OnApplicationBootstrap, OnApplicat
           if (change.action === 'drop') this.logger.log(`dropping ${change.name} (${scope})`);
         },
       });
+      for (const name of result.deferred) this.logger.log(`${name} deferred: an import into its scope is under way (${reason})`);
       if (result.ran) this.graphs = new Set([...result.kept, ...result.built]);
       return result;
     } finally {

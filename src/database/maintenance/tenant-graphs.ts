@@ -67,6 +67,11 @@ export interface ReconcileOptions {
   onChange?: (change: ReconcileChange) => void;
   /** Returns true when the reconciliation should stop before its next build (shutdown). */
   stopped?: () => boolean;
+  /**
+   * A scope into which an import stored rows within this many seconds gets no graph in this
+   * pass (it is built after the import, from the bulk rows; see importedLately). 0: no deferral.
+   */
+  importQuietS?: number;
 }
 
 export interface ReconcileChange {
@@ -83,6 +88,8 @@ export interface ReconcileResult {
   built: string[];
   dropped: string[];
   kept: string[];
+  /** Graphs wanted but not built in this pass: an import into their scope was under way. */
+  deferred: string[];
 }
 
 /** The rows a tenant graph would cover for a caller's scope: its user's personal memories, or its workspace. */
@@ -147,7 +154,7 @@ export async function existingTenantGraphs(client: Client): Promise<Map<string, 
  * does it at a time; returns `ran: false` when another holds it.
  */
 export async function reconcileTenantGraphs(client: Client, options: ReconcileOptions): Promise<ReconcileResult> {
-  const result: ReconcileResult = { ran: false, built: [], dropped: [], kept: [] };
+  const result: ReconcileResult = { ran: false, built: [], dropped: [], kept: [], deferred: [] };
   const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [RECONCILE_LOCK]);
   if (!rows[0].locked) return result;
   result.ran = true;
@@ -177,6 +184,10 @@ export async function reconcileTenantGraphs(client: Client, options: ReconcileOp
         continue;
       }
       if (options.stopped?.()) break;
+      if (options.importQuietS && (await importedLately(client, scope, options.importQuietS))) {
+        result.deferred.push(name);
+        continue;
+      }
       const partition = await partitionOf(client, scope.userId);
       if (partition === null) continue;
       options.onChange?.({ action: 'build', name, scope, liveRows: scope.liveRows });
@@ -194,6 +205,29 @@ export async function reconcileTenantGraphs(client: Client, options: ReconcileOp
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [RECONCILE_LOCK]);
   }
+}
+
+/**
+ * Whether an import stored rows in `scope` within the last `seconds` (its `memory.stored`
+ * audit events, via import: every instance writes them, so this sees the imports of all).
+ *
+ * An import into a scope without a graph would otherwise see the graph built under it (the
+ * scope passes `minRows` a few seconds in), after which every row it writes is inserted into
+ * two HNSW graphs, one at a time: on PostgreSQL that doubled the cost of each batch. Built after
+ * the import instead, the graph is one CREATE INDEX over the scope's rows, which builds the
+ * graph in memory and costs a fraction of the inserts it replaces (docs/data.md, "Cost").
+ * Searches meanwhile walk the partition's graph, as they do before any graph exists.
+ */
+export async function importedLately(client: Client, scope: TenantScope, seconds: number): Promise<boolean> {
+  const { rows } = await client.query<{ lately: boolean }>(
+    `SELECT EXISTS (
+       SELECT 1 FROM audit_events
+        WHERE user_id = $1 AND at > now() - make_interval(secs => $3)
+          AND workspace_id IS NOT DISTINCT FROM $2::uuid
+          AND action = 'memory.stored' AND detail->>'via' = 'import') AS lately`,
+    [scope.userId, scope.workspaceId, seconds],
+  );
+  return rows[0].lately;
 }
 
 /** The partition that holds a user's memories (hash partitioning: one per user), or null without rows. */
