@@ -1,11 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 
 import { Client } from 'pg';
 
 import { closeDatabaseTarget, openDatabaseTarget } from '../../src/database/database-target';
 import { loadEnv } from '../../src/env/env.schema';
+import { copyBlankEmbeddedDir } from '../support/blank-embedded';
 
 /**
  * The embedded database's memory settings (docs/configuration.md): EMBEDDED_SHARED_BUFFERS is
@@ -16,7 +15,7 @@ import { loadEnv } from '../../src/env/env.schema';
 describe('embedded database settings', () => {
   let dir: string;
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'atrium-embedded-settings-'));
+    dir = await copyBlankEmbeddedDir('atrium-embedded-settings-');
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
@@ -41,6 +40,5 @@ describe('embedded database settings', () => {
   it('runs with the default shared_buffers, then with a changed one on the same data directory', async () => {
     expect(await show({}, ['shared_buffers'])).toEqual([loadEnv({}).EMBEDDED_SHARED_BUFFERS]);
     expect(await show({ EMBEDDED_SHARED_BUFFERS: '24MB' }, ['shared_buffers'])).toEqual(['24MB']);
-    // A fresh data directory runs initdb in WebAssembly: seconds alone, minutes on a busy machine.
-  }, 240_000);
+  });
 });

@@ -1,6 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 
 import { DataSource } from 'typeorm';
 
@@ -12,12 +10,13 @@ import { DatabaseStartupError, ensurePgvector } from '../../src/database/pgvecto
 import { prepareDatabase } from '../../src/database/prepare-database';
 import { configuredIdentity } from '../../src/embeddings/embedding-identity';
 import { loadEnv } from '../../src/env/env.schema';
+import { copyBlankEmbeddedDir } from '../support/blank-embedded';
 import { createTestApp } from '../support/test-app';
 
 describe('startup checks', () => {
   it('stops with one clear line naming pgvector when the extension is missing', async () => {
     // A real PostgreSQL (embedded, PG 18) started without the pgvector extension.
-    const dir = await mkdtemp(join(tmpdir(), 'atrium-novector-'));
+    const dir = await copyBlankEmbeddedDir('atrium-novector-');
     const embedded = await startEmbeddedPostgres({ dataDir: dir, withVector: false });
     const env = loadEnv({});
     const dataSource = new DataSource(buildDataSourceOptions({ kind: 'embedded', embedded, description: 'x' }, env));
@@ -44,8 +43,7 @@ describe('startup checks', () => {
       await embedded.close();
       await rm(dir, { recursive: true, force: true });
     }
-    // A fresh data directory runs initdb in WebAssembly: seconds alone, minutes on a busy machine.
-  }, 240_000);
+  });
 
   it('explains when pgvector is available but cannot be created', async () => {
     const calls: string[] = [];

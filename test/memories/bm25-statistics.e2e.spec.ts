@@ -7,6 +7,7 @@ import { TermStatsCompactor } from '../../src/database/maintenance/term-stats-co
 import { toVectorLiteral } from '../../src/database/vector';
 import { rankBm25 } from '../../src/retrieval/bm25-ranking';
 import { newId, newUser } from '../support/ids';
+import { quickIngest } from '../support/quick-ingest';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -198,18 +199,8 @@ describe('BM25 statistics kept at write time', () => {
     const user = newUser('sidechannel');
     const workspace = newId();
     const [reader, other] = [newId(), newId()];
-    const ingest = async (agent: string, text: string, visibility: string): Promise<void> => {
-      const res = await t.http().post('/v1/memories/ingest/quick').send({
-        user_id: user,
-        workspace_id: workspace,
-        agent_id: agent,
-        source_site: 'test',
-        conversation: text,
-        skip_extraction: true,
-        visibility,
-      });
-      expect(res.status).toBe(200);
-    };
+    const ingest = (agent: string, text: string, visibility: string): Promise<string> =>
+      quickIngest(t, { user, workspace, agent }, text, visibility);
     const ranked = async (agentScope: string, words: string[]) => {
       const scope = parseMemoryScope({ user_id: user, workspace_id: workspace, agent_id: reader, agent_scope: agentScope });
       const ranking = await rankBm25(access, scope, words, toVectorLiteral(new Array<number>(dims).fill(0.05)), 20);
@@ -233,6 +224,36 @@ describe('BM25 statistics kept at write time', () => {
       // The same write, visible to the caller, does move them (the comparison above can fail).
       await ingest(other, 'a shared ferry note about the harbour and the kiln', 'workspace');
       expect(await ranked('all', words)).not.toEqual(before.all);
+    });
+
+    it('do not move when another user writes, even with the same workspace and agent ids: scores bit-for-bit the same', async () => {
+      const words = ['harbour', 'ferry', 'kiln', 'walnut'];
+      await ingest(reader, 'a walnut tree by the harbour', 'workspace');
+      const mine = parseMemoryScope({ user_id: user });
+      const personal = async () =>
+        (await rankBm25(access, mine, words, toVectorLiteral(new Array<number>(dims).fill(0.05)), 20)).rows.map((r) => [
+          r.memory.id,
+          r.textRank,
+        ]);
+      await quickIngest(t, { user }, 'my own walnut harbour ferry list');
+      const before = { all: await ranked('all', words), self: await ranked('self', words), user: await personal() };
+      expect(before.all.length).toBeGreaterThan(0);
+      expect(before.user.length).toBe(1);
+
+      // Another tenant reuses this workspace's id and these agent ids, and writes the same words everywhere.
+      const stranger = newUser('sidechannel-other');
+      const notes = ['walnut harbour ferry kiln', 'a ferry to the walnut harbour', 'the kiln by the harbour', 'walnut ferry schedules'];
+      for (const visibility of ['workspace', 'agent_only', 'restricted']) {
+        for (const [i, agent] of [reader, other].entries()) {
+          await quickIngest(t, { user: stranger, workspace, agent }, `${notes[i * 2]}, ${visibility}`, visibility);
+          await quickIngest(t, { user: stranger, workspace, agent }, `${notes[i * 2 + 1]}, ${visibility}`, visibility);
+        }
+      }
+      await quickIngest(t, { user: stranger }, 'walnut walnut harbour ferry kiln in the personal memory of someone else');
+      const after = async () => ({ all: await ranked('all', words), self: await ranked('self', words), user: await personal() });
+      expect(await after()).toEqual(before);
+      await t.app.get(TermStatsCompactor).fold();
+      expect(await after()).toEqual(before);
     });
   });
 

@@ -1,7 +1,8 @@
 import { newId, newUser } from '../support/ids';
+import { repeatCount } from '../support/repeat';
 import { createTestApp, type TestApp } from '../support/test-app';
 
-const RUNS = 200;
+const RUNS = repeatCount(200);
 
 /**
  * A grant racing a visibility change (issue 20, finding 9): the owner grants agent Y a read of

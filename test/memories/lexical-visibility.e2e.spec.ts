@@ -1,6 +1,7 @@
 import { parseMemoryScope } from '../../src/common/scope/parse-memory-scope';
 import { VectorSearch } from '../../src/retrieval/vector-search';
 import { newId, newUser } from '../support/ids';
+import { quickIngest } from '../support/quick-ingest';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -16,20 +17,8 @@ describe('lexical ranking under visibility', () => {
   const reader = newId();
   const RARE = 'quokkafish';
 
-  const ingest = async (agent: string, text: string, visibility: string): Promise<string> => {
-    const res = await t.http().post('/v1/memories/ingest/quick').send({
-      user_id: user,
-      workspace_id: workspace,
-      agent_id: agent,
-      source_site: 'test',
-      conversation: text,
-      skip_extraction: true,
-      visibility,
-    });
-    expect(res.status).toBe(200);
-    expect(res.body.stored_memory_ids).toHaveLength(1);
-    return res.body.stored_memory_ids[0] as string;
-  };
+  const ingest = (agent: string, text: string, visibility: string): Promise<string> =>
+    quickIngest(t, { user, workspace, agent }, text, visibility);
   const readerScope = () => parseMemoryScope({ user_id: user, workspace_id: workspace, agent_id: reader });
   const search = async (query: string) =>
     (await t.http().post('/v1/memories/search').send({ user_id: user, workspace_id: workspace, agent_id: reader, query, limit: 100 }))

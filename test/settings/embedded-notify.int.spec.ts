@@ -1,10 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 
 import { Client } from 'pg';
 
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/database/embedded-postgres';
+import { copyBlankEmbeddedDir } from '../support/blank-embedded';
 
 /**
  * Why the embedded database has no config listener (src/settings/settings.service.ts): the
@@ -16,10 +15,9 @@ describe('NOTIFY through the embedded database socket server', () => {
   let dir: string;
   let embedded: EmbeddedPostgres;
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'atrium-notify-'));
+    dir = await copyBlankEmbeddedDir('atrium-notify-');
     embedded = await startEmbeddedPostgres({ dataDir: dir, withVector: false });
-    // A fresh data directory runs initdb in WebAssembly: seconds alone, minutes on a busy machine.
-  }, 240_000);
+  });
   afterAll(async () => {
     await embedded?.close();
     await rm(dir, { recursive: true, force: true });

@@ -1,20 +1,20 @@
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 
 /**
- * Okapi BM25 over the caller's visible memories, in one SQL statement.
+ * Okapi BM25 over the caller's visible memories, in SQL.
  *
- * Why computed per query rather than kept in a statistics table: BM25's document frequencies
- * and average length must describe the rows the caller may see. A table of per-user term
- * counts would count rows hidden from the caller (another agent's private memories in a
- * workspace), so a hidden memory would shift the ranking of visible ones and leak, through
- * ordering, that a term exists. Here every statistic comes from the same visibility-scoped
- * builders (visibility.ts) that pick the candidates, so writes, deletes, visibility
- * changes and grants are reflected at once and nothing else has to be kept current.
+ * BM25's document frequencies and average length must describe the rows the caller may see: a
+ * count over every row of a user would include rows hidden from the caller (another agent's
+ * private memories in a workspace), so a hidden memory would shift the ranking of visible ones
+ * and leak, through ordering, that a term exists. Two ways to get them here, both exact:
  *
- * The cost is one pass over the visible rows for N and the average length, plus the
- * matching rows (the GIN index on content_tsv finds them) unnested to their query lexemes.
- * On a large scope the pass is most of it (docs/benchmarks.md, "Round two, large scopes",
- * step 8), so large scopes reuse N and avgdl for a minute (Bm25Population).
+ * - kept (termStatsStatement + rankedTextStatement, the unfiltered searches): memory_term_stats
+ *   holds per-scope counts split by what decides visibility (migration 1763700400000), and the
+ *   caller sums exactly the classes it reads (visibility.termStatsCondition), in O(query terms);
+ * - per query (bm25Statement, the filtered searches, whose visible set the classes do not
+ *   describe): one pass over the visible rows for N and the average length, plus the matching
+ *   rows (the GIN index on content_tsv finds them) unnested to their query lexemes. Large scopes
+ *   reuse N and avgdl for a minute (Bm25Population).
  *
  * A row's score is the sum of its lexemes' terms in `numeric` (each term rounded to 15
  * significant digits by the cast, then added exactly): a sum of doubles depends on the order

@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { DataSource } from 'typeorm';
 
 import type { AppConfig } from '../../env/app-config';
+import { PeriodicJob } from './periodic-job';
 
 /** The first pass runs this long after boot, so that start-up and readiness come first. */
 const FIRST_PASS_DELAY_MS = 20_000;
@@ -26,28 +27,28 @@ export const EXPIRY_PURGE_LOCK = 7_406_211_302;
 export class ExpiryPurge implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('ExpiryPurge');
   private readonly retentionDays: number;
-  private readonly intervalMs: number;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
-  private stopping = false;
+  private readonly job: PeriodicJob;
+  private readonly enabled: boolean;
 
   constructor(
     private readonly dataSource: DataSource,
     @Inject(ConfigService) app: AppConfig,
   ) {
     this.retentionDays = app.get('EXPIRED_RETENTION_DAYS', { infer: true });
-    this.intervalMs = app.get('EXPIRY_PURGE_INTERVAL_S', { infer: true }) * 1000;
+    const intervalMs = app.get('EXPIRY_PURGE_INTERVAL_S', { infer: true }) * 1000;
+    this.enabled = intervalMs > 0;
+    this.job = new PeriodicJob('expiry purge', this.logger, intervalMs, async () => {
+      const removed = await this.purge();
+      if (removed) this.logger.log({ msg: 'expired memories removed', removed, retention_days: this.retentionDays });
+    });
   }
 
   onApplicationBootstrap(): void {
-    if (this.intervalMs === 0) return;
-    this.schedule(FIRST_PASS_DELAY_MS);
+    if (this.enabled) this.job.start(FIRST_PASS_DELAY_MS);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopping = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running?.catch(() => undefined);
+    await this.job.stop();
   }
 
   /**
@@ -57,7 +58,7 @@ export class ExpiryPurge implements OnApplicationBootstrap, OnApplicationShutdow
    */
   async purge(retentionDays = this.retentionDays): Promise<number | null> {
     let removed = 0;
-    while (!this.stopping) {
+    while (!this.job.stopping) {
       const batch = await this.dataSource.transaction(async (manager) => {
         const [{ locked }]: { locked: boolean }[] = await manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [
           EXPIRY_PURGE_LOCK,
@@ -83,20 +84,5 @@ export class ExpiryPurge implements OnApplicationBootstrap, OnApplicationShutdow
       if (batch < BATCH) break;
     }
     return removed;
-  }
-
-  private schedule(delayMs: number): void {
-    this.timer = setTimeout(() => {
-      this.running = this.purge()
-        .then((removed) => {
-          if (removed) this.logger.log({ msg: 'expired memories removed', removed, retention_days: this.retentionDays });
-        })
-        .catch((error: Error) => this.logger.warn(`expiry purge failed: ${error.message}`))
-        .finally(() => {
-          this.running = null;
-          if (!this.stopping) this.schedule(this.intervalMs);
-        });
-    }, delayMs);
-    this.timer.unref();
   }
 }

@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { DataSource, type EntityManager } from 'typeorm';
 
 import type { AppConfig } from '../../env/app-config';
+import { PeriodicJob } from './periodic-job';
 
 /** Change rows folded per transaction: short transactions, so a large backlog (an import) never holds locks long. */
 export const TERM_STATS_FOLD_BATCH = 20_000;
@@ -23,34 +24,30 @@ export const TERM_STATS_FOLD_LOCK = 7_406_211_303;
  */
 @Injectable()
 export class TermStatsCompactor implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('TermStatsCompactor');
-  private readonly intervalMs: number;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
-  private stopping = false;
+  private readonly job: PeriodicJob;
+  private readonly enabled: boolean;
 
   constructor(
     private readonly dataSource: DataSource,
     @Inject(ConfigService) app: AppConfig,
   ) {
-    this.intervalMs = app.get('TERM_STATS_COMPACT_INTERVAL_MS', { infer: true });
+    const intervalMs = app.get('TERM_STATS_COMPACT_INTERVAL_MS', { infer: true });
+    this.job = new PeriodicJob('term statistics fold', new Logger('TermStatsCompactor'), intervalMs, () => this.foldPending());
+    this.enabled = intervalMs > 0;
   }
 
   onApplicationBootstrap(): void {
-    if (this.intervalMs === 0) return;
-    this.schedule(this.intervalMs);
+    if (this.enabled) this.job.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopping = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running?.catch(() => undefined);
+    await this.job.stop();
   }
 
   /** Folds until no change row is left or another instance holds the lock. Returns the change rows folded, or null when another instance was folding. */
   async fold(batch = TERM_STATS_FOLD_BATCH): Promise<number | null> {
     let folded = 0;
-    while (!this.stopping) {
+    while (!this.job.stopping) {
       const n = await this.dataSource.transaction((manager) => foldBatch(manager, batch));
       if (n === null) return folded > 0 ? folded : null;
       folded += n;
@@ -59,16 +56,15 @@ export class TermStatsCompactor implements OnApplicationBootstrap, OnApplication
     return folded;
   }
 
-  private schedule(delayMs: number): void {
-    this.timer = setTimeout(() => {
-      this.running = this.fold()
-        .catch((error: Error) => this.logger.warn(`term statistics fold failed: ${error.message}`))
-        .finally(() => {
-          this.running = null;
-          if (!this.stopping) this.schedule(this.intervalMs);
-        });
-    }, delayMs);
-    this.timer.unref();
+  /**
+   * The scheduled pass: one index probe (the partial index on the change rows) when nothing
+   * was written since the last fold, so an idle instance opens no transaction every second.
+   */
+  private async foldPending(): Promise<void> {
+    const [{ pending }]: { pending: boolean }[] = await this.dataSource.query(
+      'SELECT EXISTS (SELECT 1 FROM memory_term_stats WHERE NOT compacted) AS pending',
+    );
+    if (pending) await this.fold();
   }
 }
 
