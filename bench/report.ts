@@ -91,7 +91,7 @@ export interface Verdict {
 
 /** The fixed sections of the report, in the order they appear (docs/bench-notes/README.md). */
 export const NOTES_BEFORE_RUNS = ['design', 'round-two', 'round-two-records', 'round-two-large-scopes', 'lifecycle'] as const;
-export const NOTES_AFTER_RUNS = ['api-keys', 'read-cpu-2026-11-28', 'export', 'bm25-statistics', 'embedded-rss'] as const;
+export const NOTES_AFTER_RUNS = ['api-keys', 'read-cpu-2026-11-28', 'export', 'bm25-statistics', 'embedded-rss', 'write-path'] as const;
 
 /** One fixed section, read from docs/bench-notes/<name>.md at render time. */
 export function benchNote(name: string): string {
