@@ -52,6 +52,17 @@ describe('PeriodicJob', () => {
     expect(started).toBe(1);
   });
 
+  it('never runs with an interval of 0 (the job is off)', async () => {
+    let runs = 0;
+    const job = new PeriodicJob('test pass', quiet(), 0, async () => {
+      runs++;
+    });
+    job.start(0);
+    await sleep(20);
+    await job.stop();
+    expect(runs).toBe(0);
+  });
+
   it('does not start after stop()', async () => {
     let runs = 0;
     const job = new PeriodicJob('test pass', quiet(), 1, async () => {

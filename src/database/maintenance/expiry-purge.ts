@@ -28,7 +28,6 @@ export class ExpiryPurge implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly logger = new Logger('ExpiryPurge');
   private readonly retentionDays: number;
   private readonly job: PeriodicJob;
-  private readonly enabled: boolean;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -36,7 +35,6 @@ export class ExpiryPurge implements OnApplicationBootstrap, OnApplicationShutdow
   ) {
     this.retentionDays = app.get('EXPIRED_RETENTION_DAYS', { infer: true });
     const intervalMs = app.get('EXPIRY_PURGE_INTERVAL_S', { infer: true }) * 1000;
-    this.enabled = intervalMs > 0;
     this.job = new PeriodicJob('expiry purge', this.logger, intervalMs, async () => {
       const removed = await this.purge();
       if (removed) this.logger.log({ msg: 'expired memories removed', removed, retention_days: this.retentionDays });
@@ -44,7 +42,7 @@ export class ExpiryPurge implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   onApplicationBootstrap(): void {
-    if (this.enabled) this.job.start(FIRST_PASS_DELAY_MS);
+    this.job.start(FIRST_PASS_DELAY_MS);
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -5,7 +5,7 @@ import type { Logger } from '@nestjs/common';
  * once on an instance), the first `firstDelayMs` after start. A failed pass is logged as a
  * warning and the next one runs on time. `stop()` cancels the next pass and waits for the one
  * running, so a shutdown never closes the pool under a pass. Timers are unref'd: an idle
- * schedule never keeps the process alive.
+ * schedule never keeps the process alive. An interval of 0 turns the job off: start() does nothing.
  */
 export class PeriodicJob {
   private timer: NodeJS.Timeout | null = null;
@@ -25,7 +25,7 @@ export class PeriodicJob {
   }
 
   start(firstDelayMs = this.intervalMs): void {
-    if (this.stopped || this.timer || this.running) return;
+    if (this.intervalMs <= 0 || this.stopped || this.timer || this.running) return;
     this.schedule(firstDelayMs);
   }
 

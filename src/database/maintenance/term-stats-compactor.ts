@@ -25,7 +25,6 @@ export const TERM_STATS_FOLD_LOCK = 7_406_211_303;
 @Injectable()
 export class TermStatsCompactor implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly job: PeriodicJob;
-  private readonly enabled: boolean;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -33,11 +32,10 @@ export class TermStatsCompactor implements OnApplicationBootstrap, OnApplication
   ) {
     const intervalMs = app.get('TERM_STATS_COMPACT_INTERVAL_MS', { infer: true });
     this.job = new PeriodicJob('term statistics fold', new Logger('TermStatsCompactor'), intervalMs, () => this.foldPending());
-    this.enabled = intervalMs > 0;
   }
 
   onApplicationBootstrap(): void {
-    if (this.enabled) this.job.start();
+    this.job.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
