@@ -12,6 +12,7 @@ import { MemoryLifecycle1763700200000 } from './1763700200000-memory-lifecycle';
 import { Webhooks1763700260000 } from './1763700260000-webhooks';
 import { EmbeddedByIndex1763700300000 } from './1763700300000-embedded-by-index';
 import { MemoryTermStats1763700400000 } from './1763700400000-memory-term-stats';
+import { PartitionGraphOutOfWrites1763700500000 } from './1763700500000-partition-graph-out-of-writes';
 
 /**
  * Every migration, oldest first. Listed explicitly (not globbed) so the app, the CLI and the
@@ -32,4 +33,5 @@ export const ALL_MIGRATIONS = [
   Webhooks1763700260000,
   EmbeddedByIndex1763700300000,
   MemoryTermStats1763700400000,
+  PartitionGraphOutOfWrites1763700500000,
 ];

@@ -115,7 +115,9 @@ export class VectorSearch {
    *   transaction; it also counts (up to the limit) how many rows the scope has, so a larger
    *   scope is detected in the same round trip.
    * - larger scopes: the HNSW index, with pgvector's iterative scan so the filter cannot
-   *   leave fewer than k rows, in a short transaction for the SET LOCAL settings. When it
+   *   leave fewer than k rows, in a short transaction for the SET LOCAL settings. On
+   *   PostgreSQL that is the scope's own graph (tenant-graphs.ts); until it is built, the same
+   *   statement is planned exactly (there is no partition-wide graph to walk). When it
    *   still returns fewer than k (the scan stopped at hnsw.max_scan_tuples because the
    *   visible rows are a sliver of the table), the exact plan answers instead.
    * Which scopes are large is remembered for a minute (sizes only, no rows), so a large
@@ -319,9 +321,10 @@ function hasFilters(filters: SearchFilters): boolean {
 }
 
 /**
- * Candidates the HNSW plan takes before the exact re-sort keeps k. On the partition's graph,
- * where a large scope's rows are a minority, k + 90 (at least 2k): recall follows the number of
- * candidates there. On the scope's own graph (a tenant graph) k + 30 (at least 2k) recalls as
+ * Candidates the HNSW plan takes before the exact re-sort keeps k. On the partition's graph
+ * (the embedded database's; PostgreSQL has none, and ranks a scope without its own graph
+ * exactly), where a large scope's rows are a minority, k + 90 (at least 2k): recall follows the
+ * number of candidates there. On the scope's own graph (a tenant graph) k + 30 (at least 2k) recalls as
  * much for less (docs/benchmarks.md, "Round two, large scopes", step 7). Public for the
  * benchmark, which sweeps it.
  */

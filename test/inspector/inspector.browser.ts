@@ -544,7 +544,7 @@ const WORDS = [
 /**
  * A workspace of `count` memories, written through MemoryAccess in batches (the ingest route
  * would spend minutes on the gate and de-duplication of 10,000 writes, which is not what is
- * measured here), embedded by the service's own provider. The HNSW index is dropped during
+ * measured here), embedded by the service's own provider. The partition HNSW index (the embedded database's) is dropped during
  * the load and rebuilt from its own definition afterwards, on every partition (row by row
  * its upkeep cost ~10 ms a row on the embedded database: 2 minutes instead of ~30 s), so
  * the pages are measured on the schema the migrations made.
@@ -556,8 +556,11 @@ async function seedBigScope(t: LoggedApp, userId: string, workspaceId: string, a
   const hnswIndexes = async (): Promise<number> =>
     Number((await t.dataSource.query("SELECT count(*) AS n FROM pg_indexes WHERE indexdef LIKE '%USING hnsw%'"))[0].n);
   const before = await hnswIndexes();
-  const [{ indexdef }] = await t.dataSource.query("SELECT indexdef FROM pg_indexes WHERE indexname = 'memories_embedding_hnsw_idx'");
-  await t.dataSource.query('DROP INDEX memories_embedding_hnsw_idx');
+  // Only the embedded database has the partition graph (migration 1763700500000).
+  const [graph] = (await t.dataSource.query("SELECT indexdef FROM pg_indexes WHERE indexname = 'memories_embedding_hnsw_idx'")) as {
+    indexdef: string;
+  }[];
+  if (graph) await t.dataSource.query('DROP INDEX memories_embedding_hnsw_idx');
   for (let from = 0; from < count; from += 500) {
     const texts = Array.from({ length: Math.min(500, count - from) }, (_, k) => {
       const i = from + k;
@@ -590,7 +593,7 @@ async function seedBigScope(t: LoggedApp, userId: string, workspaceId: string, a
   }
   // pg_indexes reports the partitioned index as ON ONLY (the parent alone); built without
   // ONLY, it covers every partition again, as the migration made it.
-  await t.dataSource.query((indexdef as string).replace(' ON ONLY ', ' ON '));
+  if (graph) await t.dataSource.query(graph.indexdef.replace(' ON ONLY ', ' ON '));
   const after = await hnswIndexes();
   if (after !== before) throw new Error(`the HNSW index covers ${after} tables after the load, ${before} before`);
   await t.dataSource.query('ANALYZE memories');

@@ -77,6 +77,9 @@ if (!isPostgresRun()) {
         expect(res.status).toBe(200);
         expect(res.body.count).toBe(6);
         expect(await t.app.get(TenantGraphMaintainer).pass('test')).toBeNull();
+        // without tenant graphs the embedded database keeps the partition's graph (migration 1763700500000)
+        const [{ n }] = await t.dataSource.query("SELECT count(*) AS n FROM pg_indexes WHERE indexname = 'memories_embedding_hnsw_idx'");
+        expect(Number(n)).toBe(1);
       } finally {
         await t.close();
       }
@@ -420,15 +423,47 @@ if (!isPostgresRun()) {
       }
     }, 90_000);
 
-    it('TENANT_GRAPH_MIN_ROWS=0 drops them all, and searches go on through the partition graph', async () => {
+    it('TENANT_GRAPH_MIN_ROWS=0 drops them all; searches go on exactly, and an instance started so says it at boot', async () => {
       const result = await reconcileTenantGraphs(direct, { minRows: 0 });
       expect(result.dropped.length).toBeGreaterThanOrEqual(2);
       expect((await graphs()).size).toBe(0);
-      const res = await t
-        .http()
-        .post('/v1/memories/search/fast')
-        .send({ ...ws, agent_id: agentY, query: 'granite meadow', limit: 100 });
-      expect(res.body.count).toBe(30);
+      const asY = { ...ws, agent_id: agentY };
+      for (const limit of [100, 7]) {
+        const res = await t
+          .http()
+          .post('/v1/memories/search/fast')
+          .send({ ...asY, query: 'granite meadow', limit });
+        expect(res.body.count).toBe(Math.min(limit, 30));
+        // exactly the exact plan's nearest rows: no graph is left to approximate them
+        const vector = await t.app.get(EmbeddingService).embedQuery('granite meadow');
+        const top = ((await t.app.get(VectorSearch).exactNearest(parseMemoryScope(asY), toVectorLiteral(vector), limit)) ?? []).map(
+          (r) => r.memory.id,
+        );
+        expect(res.body.memories.map((m: { id: string }) => m.id).sort()).toEqual(top.sort());
+      }
+      const second = await createSecondInstance(t, { TENANT_GRAPH_MIN_ROWS: '0', SEARCH_EXACT_SCOPE_LIMIT: '10' });
+      try {
+        expect(second.app.get(TenantGraphMaintainer).exactScopesWarning()).toMatch(/TENANT_GRAPH_MIN_ROWS=0: .* searched exactly/);
+      } finally {
+        await second.close();
+      }
+      // this suite's instance: graphs from 30 rows, exact up to 10, so scopes of 11-29 rows stay exact
+      expect(t.app.get(TenantGraphMaintainer).exactScopesWarning()).toMatch(
+        /between SEARCH_EXACT_SCOPE_LIMIT \(10\) and TENANT_GRAPH_MIN_ROWS \(30\)/,
+      );
+      const defaults = await createSecondInstance(t, { TENANT_GRAPH_MIN_ROWS: '3000', SEARCH_EXACT_SCOPE_LIMIT: '3000' });
+      try {
+        expect(defaults.app.get(TenantGraphMaintainer).exactScopesWarning()).toBeNull();
+      } finally {
+        await defaults.close();
+      }
+    });
+
+    it("no partition keeps a graph over all its rows: a write goes into no HNSW index but its scope's own graph", async () => {
+      const { rows } = await direct.query<{ n: string }>(
+        "SELECT count(*) AS n FROM pg_indexes WHERE tablename LIKE 'memories%' AND indexdef LIKE '%USING hnsw%' AND indexname NOT LIKE 'memories\\_tg\\_%'",
+      );
+      expect(Number(rows[0].n)).toBe(0);
     });
   });
 }

@@ -15,7 +15,7 @@ export function hnswSessionSettings(efSearch: number, k: number): Record<string,
     jit: 'off',
     // Planned with the caller's values, so that a scope's own graph (a partial HNSW index
     // whose predicate names the user and workspace: tenant-graphs.ts) can be proven to
-    // apply; a generic plan could only use the partition's graph.
+    // apply; a generic plan could not use it.
     plan_cache_mode: 'force_custom_plan',
   };
 }

@@ -20,7 +20,8 @@ const RECHECK_MS = 10 * 60_000;
  * above the exact-search limit that has no graph yet. A pass runs on a direct connection of
  * its own (never the request pool), one at a time per instance and, through an advisory
  * lock, one at a time across instances. Searches never wait for it: until a scope's graph
- * is built they use the partition's graph, as before.
+ * is built its HNSW statement gets an exact plan on PostgreSQL, which keeps no graph over a
+ * whole partition (migration 1763700500000).
  */
 @Injectable()
 export class TenantGraphMaintainer implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -44,6 +45,8 @@ export class TenantGraphMaintainer implements OnApplicationBootstrap, OnApplicat
   private stopping = false;
   /** The first pass runs this long after boot (TENANT_GRAPH_FIRST_PASS_S), so that start-up and readiness come first. */
   private readonly firstPassMs: number;
+  /** SEARCH_EXACT_SCOPE_LIMIT: larger scopes are searched through their graph, or exactly without one. */
+  private readonly exactScopeLimit: number;
 
   constructor(
     @Inject(DATABASE_TARGET) private readonly target: DatabaseTarget,
@@ -54,6 +57,7 @@ export class TenantGraphMaintainer implements OnApplicationBootstrap, OnApplicat
     this.firstPassMs = app.get('TENANT_GRAPH_FIRST_PASS_S', { infer: true }) * 1000;
     this.buildMemory = app.get('TENANT_GRAPH_BUILD_MEMORY', { infer: true });
     this.importQuietS = app.get('TENANT_GRAPH_IMPORT_QUIET_S', { infer: true });
+    this.exactScopeLimit = app.get('SEARCH_EXACT_SCOPE_LIMIT', { infer: true });
   }
 
   /** Whether this instance maintains tenant graphs (PostgreSQL, a threshold and an interval set). */
@@ -70,7 +74,25 @@ export class TenantGraphMaintainer implements OnApplicationBootstrap, OnApplicat
     return this.graphs.size > 0 && this.graphs.has(tenantGraphName(scope));
   }
 
+  /**
+   * On PostgreSQL a scope over the exact limit without a graph of its own is ranked exactly
+   * (there is no partition-wide graph: migration 1763700500000). With a threshold of 0, or one
+   * above the exact limit, some large scopes will never get a graph: said once at boot.
+   */
+  exactScopesWarning(): string | null {
+    if (this.target.kind !== 'postgres') return null;
+    if (this.minRows === 0) {
+      return `TENANT_GRAPH_MIN_ROWS=0: scopes over SEARCH_EXACT_SCOPE_LIMIT (${this.exactScopeLimit}) get no HNSW graph and are searched exactly`;
+    }
+    if (this.minRows > this.exactScopeLimit) {
+      return `scopes between SEARCH_EXACT_SCOPE_LIMIT (${this.exactScopeLimit}) and TENANT_GRAPH_MIN_ROWS (${this.minRows}) rows get no HNSW graph and are searched exactly`;
+    }
+    return null;
+  }
+
   onApplicationBootstrap(): void {
+    const warning = this.exactScopesWarning();
+    if (warning) this.logger.warn(warning);
     if (this.target.kind !== 'postgres' || this.minRows === 0) return;
     // The graphs already there (also with the interval at 0, where `npm run db:tenant-graphs`
     // builds them), so searches know them before the first pass.

@@ -27,9 +27,10 @@ import { tenantRowConditions } from '../access/visibility';
  * still filter. Visibility is unchanged: the index only
  * decides which rows the walk meets first; the statement's WHERE still decides what is seen.
  *
- * Nothing moves: the rows stay where they are, the partition's own graph stays complete (every
- * other plan, and any scope without a graph of its own, keeps using it), and a graph that is
- * no longer worth its upkeep (its scope fell under half of `minRows`) is dropped. Builds run
+ * Nothing moves: the rows stay where they are, and a graph that is no longer worth its upkeep
+ * (its scope fell under half of `minRows`) is dropped. There is no graph over a whole partition
+ * on PostgreSQL (migration 1763700500000: every write paid for it, and only a large scope waiting
+ * for its own graph read it): a scope without a graph is ranked exactly. Builds run
  * `CREATE INDEX CONCURRENTLY` on a direct connection (not through a pooler), one instance at a
  * time (an advisory lock), and writes go on meanwhile. PostgreSQL only: the embedded database
  * is for scopes far below this size.
@@ -216,7 +217,7 @@ export async function reconcileTenantGraphs(client: Client, options: ReconcileOp
  * two HNSW graphs, one at a time: on PostgreSQL that doubled the cost of each batch. Built after
  * the import instead, the graph is one CREATE INDEX over the scope's rows, which builds the
  * graph in memory and costs a fraction of the inserts it replaces (docs/data.md, "Cost").
- * Searches meanwhile walk the partition's graph, as they do before any graph exists.
+ * Searches meanwhile rank the scope's rows exactly, as they do before any graph exists.
  */
 export async function importedLately(client: Client, scope: TenantScope, seconds: number): Promise<boolean> {
   const { rows } = await client.query<{ lately: boolean }>(
