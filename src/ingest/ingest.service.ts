@@ -9,6 +9,7 @@ import { memorySpan } from '../common/telemetry/tracing';
 import { toTimestamp } from '../common/validation/timestamp';
 import type { IngestResponseWire } from '../contract/wire-types';
 import type { VisibilityMode } from '../database/access/visibility';
+import type { EpisodeEntity } from '../database/entities/episode.entity';
 import { EmbeddingService } from '../embeddings/embedding.service';
 import type { InputAssessment } from '../lessons/classifier/assess-input';
 import { CONTRADICTION_CONFIDENCE_THRESHOLD, contradictionLesson } from '../lessons/lesson-patterns';
@@ -39,6 +40,8 @@ interface WriteTarget {
   actor: Actor;
   dto: IngestDto;
   episodeId: string;
+  /** The episode (the input as received), until the first rows of this call are stored with it. */
+  episode: EpisodeEntity | null;
   columns: { workspaceId: string | null; agentId: string | null; visibility: VisibilityMode | null };
   /** Which embedder makes this write's vectors (stored beside each one). */
   embeddedBy: string;
@@ -163,38 +166,50 @@ export class IngestService {
     assessment: InputAssessment | null,
     actor: Actor,
   ): Promise<{ response: IngestResponse; refusals: IngestBatch['refusals'] }> {
-    const target = await this.recordEpisode(scope, dto, actor);
+    const target = this.writeTarget(scope, dto, actor);
     const batch: IngestBatch = { tally: emptyTally(), refusals: [], newRows: [], contradictions: [] };
     const accepted = await this.screen(target, facts, batch, assessment);
     for (const item of accepted) {
       const decision = await this.decide(target, item, batch, useModel);
       await this.apply(target, item, decision, batch);
     }
-    await this.store(batch, actor);
+    await this.store(target, batch);
     return { response: { episode_id: target.episodeId, facts_extracted: facts.length, ...batch.tally }, refusals: batch.refusals };
   }
 
-  /** Step 1: the episode (the input as received), and the columns every new row shares. */
-  private async recordEpisode(scope: MemoryScope, dto: IngestDto, actor: Actor): Promise<WriteTarget> {
-    const target: WriteTarget = {
+  /**
+   * Step 1: the episode (the input as received), and the columns every new row shares. The
+   * episode is written with this call's first rows, in their statement (or alone at the end
+   * when none is stored): one transaction for an ingest, not two.
+   */
+  private writeTarget(scope: MemoryScope, dto: IngestDto, actor: Actor): WriteTarget {
+    const episodeId = randomUUID();
+    const columns = writeColumns(scope, dto);
+    return {
       scope,
       actor,
       dto,
-      episodeId: randomUUID(),
-      columns: writeColumns(scope, dto),
+      episodeId,
+      episode: {
+        id: episodeId,
+        userId: scope.userId,
+        workspaceId: columns.workspaceId,
+        agentId: columns.agentId,
+        sourceSite: dto.source_site,
+        sourceUrl: dto.source_url ?? null,
+        content: dto.conversation,
+        createdAt: new Date(),
+      },
+      columns,
       embeddedBy: this.embeddings.identity,
     };
-    await this.repository.insertEpisode({
-      id: target.episodeId,
-      userId: scope.userId,
-      workspaceId: target.columns.workspaceId,
-      agentId: target.columns.agentId,
-      sourceSite: dto.source_site,
-      sourceUrl: dto.source_url ?? null,
-      content: dto.conversation,
-      createdAt: new Date(),
-    });
-    return target;
+  }
+
+  /** The episode, the first time a call stores anything (then null: it is written once). */
+  private takeEpisode(target: WriteTarget): EpisodeEntity | undefined {
+    const episode = target.episode ?? undefined;
+    target.episode = null;
+    return episode;
   }
 
   /**
@@ -271,7 +286,7 @@ export class IngestService {
       }
       case 'supersede': {
         const row = newRow(target, item);
-        await this.repository.insertMemories([row], target.actor);
+        await this.repository.insertMemories([row], target.actor, this.takeEpisode(target));
         tally.memories_stored++;
         tally.stored_memory_ids.push(row.id);
         const expired = await this.repository.supersedeForIngest(
@@ -327,9 +342,10 @@ export class IngestService {
     );
   }
 
-  /** Step 5: the new rows in one INSERT, then the lessons. */
-  private async store(batch: IngestBatch, actor: Actor): Promise<void> {
-    await this.repository.insertMemories(batch.newRows, actor);
+  /** Step 5: the new rows in one INSERT (with the episode, unless a SUPERSEDE stored it), then the lessons. */
+  private async store(target: WriteTarget, batch: IngestBatch): Promise<void> {
+    const { actor } = target;
+    await this.repository.insertMemories(batch.newRows, actor, this.takeEpisode(target));
     batch.tally.memories_stored += batch.newRows.length;
     batch.tally.stored_memory_ids.push(...batch.newRows.map((r) => r.id));
     await this.lessons.record(batch.contradictions, actor);

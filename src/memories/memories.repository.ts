@@ -230,10 +230,6 @@ export class MemoriesRepository {
     return this.access.memoryVersions(scope, id);
   }
 
-  async insertEpisode(episode: EpisodeEntity): Promise<void> {
-    await this.access.insertEpisode(episode);
-  }
-
   /** Which of `ids` are this user's memories' (live or not): import's conflict check. */
   async existingIds(userId: string, ids: readonly string[]): Promise<Set<string>> {
     return this.access.existingMemoryIds(userId, ids);
@@ -299,9 +295,12 @@ export class MemoriesRepository {
     });
   }
 
-  /** New rows and one `memory.stored` event each, in one statement (both or neither). */
-  async insertMemories(rows: NewMemory[], actor: Actor): Promise<void> {
-    if (rows.length === 0) return;
+  /**
+   * New rows and one `memory.stored` event each, in one statement (both or neither); with
+   * `episode`, the ingest call they came from in the same statement (or alone, without rows).
+   */
+  async insertMemories(rows: NewMemory[], actor: Actor, episode?: EpisodeEntity): Promise<void> {
+    if (rows.length === 0 && !episode) return;
     await this.access.insertMemoriesAudited(
       rows,
       actor,
@@ -313,6 +312,7 @@ export class MemoriesRepository {
         targetId: row.id,
         detail: { visibility: row.visibility, memory_type: row.memoryType, episode_id: row.episodeId },
       })),
+      episode,
     );
   }
 }

@@ -116,6 +116,36 @@ describe('memory routes', () => {
         .post('/v1/memories/ingest/quick')
         .send({ user_id: user, source_site: 'tests', skip_extraction: true, conversation });
       expect(again.body).toMatchObject({ memories_stored: 0, memories_skipped: 1, stored_memory_ids: [] });
+      // the episode is recorded all the same, alone
+      const episodes = await t.dataSource.query('SELECT content FROM episodes WHERE id = $1', [again.body.episode_id]);
+      expect(episodes).toEqual([{ content: conversation }]);
+    });
+
+    it('writes the episode in the same statement as its rows: one transaction, one commit, for an ingest', async () => {
+      const logged: string[] = [];
+      const spy = jest.spyOn(t.dataSource.logger, 'logQuery').mockImplementation((query: string) => void logged.push(query));
+      let res: { body: { episode_id: string; stored_memory_ids: string[] } };
+      try {
+        res = await t
+          .http()
+          .post('/v1/memories/ingest/quick')
+          .send({
+            user_id: user,
+            source_site: 'tests',
+            conversation: `user: I keep my bike keys ${newId()} in the blue bowl by the door.`,
+          });
+      } finally {
+        spy.mockRestore();
+      }
+      expect(res.body.stored_memory_ids).toHaveLength(1);
+      const writes = logged.filter((q) => /INSERT INTO\s+"?episodes"?/i.test(q));
+      expect(writes).toHaveLength(1);
+      expect(writes[0]).toMatch(/INSERT INTO "memories"/);
+      expect(logged.filter((q) => /^\s*COMMIT/i.test(q))).toHaveLength(1);
+      const [episode] = await t.dataSource.query('SELECT user_id, source_site FROM episodes WHERE id = $1', [res.body.episode_id]);
+      expect(episode).toEqual({ user_id: user, source_site: 'tests' });
+      const [row] = await t.dataSource.query('SELECT episode_id FROM memories WHERE id = $1', [res.body.stored_memory_ids[0]]);
+      expect(row.episode_id).toBe(res.body.episode_id);
     });
 
     it('gives workspace writes the caller as owner and workspace visibility by default', async () => {

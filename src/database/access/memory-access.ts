@@ -640,12 +640,18 @@ export class MemoryAccess {
    * New rows and their audit events in one statement: the rows' INSERT and the events' INSERT
    * as data-modifying CTEs, which commit or fail together like the two statements of a
    * transaction, without its BEGIN and COMMIT round trips. Inside `transaction(fn)` it is one
-   * more statement of that transaction.
+   * more statement of that transaction. With `episode` (the ingest call the rows came from), its
+   * INSERT is one more CTE of the same statement: an ingest is one transaction and one commit,
+   * not one for the episode and another for its rows (docs/bench-notes/write-path.md). Without
+   * rows, the episode alone.
    */
-  async insertMemoriesAudited(rows: NewMemory[], actor: Actor, events: readonly AuditEvent[]): Promise<void> {
-    if (rows.length === 0) return;
-    if (!this.manager.queryRunner) return this.transaction((tx) => tx.insertMemoriesAudited(rows, actor, events));
-    await this.holdSubjects(rows.map((row) => row.userId));
+  async insertMemoriesAudited(rows: NewMemory[], actor: Actor, events: readonly AuditEvent[], episode?: EpisodeEntity): Promise<void> {
+    if (rows.length === 0) {
+      if (episode) await this.insertEpisode(episode);
+      return;
+    }
+    if (!this.manager.queryRunner) return this.transaction((tx) => tx.insertMemoriesAudited(rows, actor, events, episode));
+    await this.holdSubjects([...rows.map((row) => row.userId), ...(episode ? [episode.userId] : [])]);
     const [insertSql, insertParameters] = this.manager
       .createQueryBuilder()
       .insert()
@@ -656,22 +662,30 @@ export class MemoryAccess {
       .getQueryAndParameters();
     // Each new row's `created` version (its agent is the row's own), in the same statement.
     const keyParameter = insertParameters.length + 1;
-    const versioned = `versioned AS (
+    const ctes = [
+      `stored AS (${insertSql})`,
+      `versioned AS (
         INSERT INTO memory_versions (user_id, memory_id, version, change, content, metadata, visibility, expires_at, workspace_id, agent_id, key_id)
         SELECT s.user_id, s.id, 1, 'created', s.content, s.metadata, s.visibility, s.expires_at, s.workspace_id, s.agent_id, CAST($${keyParameter} AS uuid)
-          FROM stored s)`;
-    const parameters = [...insertParameters, actor.keyId];
-    if (events.length === 0) {
-      await this.manager.query(`WITH stored AS (${insertSql}), ${versioned} SELECT 1`, parameters);
-      return;
+          FROM stored s)`,
+    ];
+    const parameters: unknown[] = [...insertParameters, actor.keyId];
+    if (episode) {
+      const values = episodeValues(episode);
+      const at = parameters.length;
+      ctes.push(`episode AS (${EPISODE_INSERT(values.map((_, i) => `$${at + i + 1}`))})`);
+      parameters.push(...values);
     }
-    const audit = auditInsert(actor, events, parameters.length);
-    // The webhook events of the new rows, in the same statement (webhook-outbox.ts).
-    const outbox = outboxCtes(events, 'stored', parameters.length + audit.parameters.length);
-    await this.manager.query(
-      `WITH stored AS (${insertSql}), ${versioned}, ${[`audited AS (${audit.sql})`, ...outbox.ctes].join(', ')} SELECT 1`,
-      [...parameters, ...audit.parameters, ...outbox.parameters],
-    );
+    if (events.length > 0) {
+      const audit = auditInsert(actor, events, parameters.length);
+      ctes.push(`audited AS (${audit.sql})`);
+      parameters.push(...audit.parameters);
+      // The webhook events of the new rows, in the same statement (webhook-outbox.ts).
+      const outbox = outboxCtes(events, 'stored', parameters.length);
+      ctes.push(...outbox.ctes);
+      parameters.push(...outbox.parameters);
+    }
+    await this.manager.query(`WITH ${ctes.join(', ')} SELECT 1`, parameters);
   }
 
   /**
@@ -746,7 +760,8 @@ export class MemoryAccess {
   async insertEpisode(episode: EpisodeEntity): Promise<void> {
     if (!this.manager.queryRunner) return this.transaction((tx) => tx.insertEpisode(episode));
     await this.holdSubjects([episode.userId]);
-    await this.manager.getRepository(EpisodeEntity).insert(episode);
+    const values = episodeValues(episode);
+    await this.manager.query(EPISODE_INSERT(values.map((_, i) => `$${i + 1}`)), values);
   }
 
   /**
@@ -915,4 +930,22 @@ function applySearchFilters(qb: SelectQueryBuilder<MemoryEntity>, alias: string,
 /** The agent a change is made by: the caller's agent in a workspace, none in user scope. */
 function changingAgent(scope: MemoryScope): string | null {
   return scope.kind === 'workspace' ? scope.agentId : null;
+}
+
+/** An episode's INSERT, its eight values at the given placeholders (episodeValues' order). */
+const EPISODE_INSERT = (at: readonly string[]): string =>
+  `INSERT INTO episodes (id, user_id, workspace_id, agent_id, source_site, source_url, content, created_at)
+   VALUES (CAST(${at[0]} AS uuid), ${at[1]}, CAST(${at[2]} AS uuid), CAST(${at[3]} AS uuid), ${at[4]}, ${at[5]}, ${at[6]}, CAST(${at[7]} AS timestamptz))`;
+
+function episodeValues(episode: EpisodeEntity): unknown[] {
+  return [
+    episode.id,
+    episode.userId,
+    episode.workspaceId,
+    episode.agentId,
+    episode.sourceSite,
+    episode.sourceUrl,
+    episode.content,
+    episode.createdAt,
+  ];
 }
