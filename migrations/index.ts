@@ -13,6 +13,7 @@ import { Webhooks1763700260000 } from './1763700260000-webhooks';
 import { EmbeddedByIndex1763700300000 } from './1763700300000-embedded-by-index';
 import { MemoryTermStats1763700400000 } from './1763700400000-memory-term-stats';
 import { PartitionGraphOutOfWrites1763700500000 } from './1763700500000-partition-graph-out-of-writes';
+import { MemoryPostings1763700600000 } from './1763700600000-memory-postings';
 
 /**
  * Every migration, oldest first. Listed explicitly (not globbed) so the app, the CLI and the
@@ -34,4 +35,5 @@ export const ALL_MIGRATIONS = [
   EmbeddedByIndex1763700300000,
   MemoryTermStats1763700400000,
   PartitionGraphOutOfWrites1763700500000,
+  MemoryPostings1763700600000,
 ];

@@ -1,7 +1,7 @@
 import type { AgentScope, MemoryScope } from '../../src/common/scope/memory-scope';
 import { parseMemoryScope } from '../../src/common/scope/parse-memory-scope';
 import { MemoryAccess } from '../../src/database/access/memory-access';
-import { applyMemoryScope, modesOthersRead } from '../../src/database/access/visibility';
+import { applyMemoryScope, modesOthersRead, scopeParameters, termStatsCondition } from '../../src/database/access/visibility';
 import { MemoryEntity } from '../../src/database/entities/memory.entity';
 import { TermStatsCompactor } from '../../src/database/maintenance/term-stats-compactor';
 import { toVectorLiteral } from '../../src/database/vector';
@@ -12,8 +12,9 @@ import { createTestApp, type TestApp } from '../support/test-app';
 
 /**
  * BM25 statistics kept at write time (migration 1763700400000, bm25-statement.ts,
- * retrieval/bm25-ranking.ts): after random sequences of every kind of change they equal a
- * recount of each caller's visible rows; another agent's private writes leave a caller's
+ * retrieval/bm25-ranking.ts): after random sequences of every kind of change they, and the
+ * postings the ranked pass reads (migration 1763700600000), equal a recount of each caller's
+ * visible rows; another agent's private writes leave a caller's
  * scores bit-for-bit unchanged; and the MaxScore passes rank exactly as scoring every match.
  */
 const VOCABULARY = ['harbour', 'ferry', 'lantern', 'kiln', 'glaze', 'orchard', 'walnut', 'meadow', 'copper', 'falcon', 'river', 'quartz'];
@@ -63,6 +64,29 @@ describe('BM25 statistics kept at write time', () => {
       parameters,
     );
     return { n: Number(totals.n), lengthSum: Number(totals.len), df: Object.fromEntries(frequencies.map((f) => [f.lexeme, Number(f.df)])) };
+  }
+
+  /** Every (memory, lexeme, tf, length) of the rows `scope` reads now that have no expiry, recounted from the rows. */
+  async function recountedPostings(scope: MemoryScope): Promise<string[]> {
+    const qb = t.dataSource.createQueryBuilder(MemoryEntity, 'm').select('m.id', 'id').addSelect('m.content_tsv', 'tsv');
+    applyMemoryScope(qb, 'm', scope, 'read');
+    qb.andWhere('m.expires_at IS NULL');
+    const [sql, parameters] = qb.getQueryAndParameters();
+    const rows: { p: string }[] = await t.dataSource.query(
+      `SELECT concat_ws(' ', v.id, u.lexeme, cardinality(u.positions), length(v.tsv)) AS p FROM (${sql}) v CROSS JOIN LATERAL unnest(v.tsv) u`,
+      parameters,
+    );
+    return rows.map((r) => r.p).sort();
+  }
+
+  /** The postings the ranked pass reads for `scope`: the classes its statistics are summed from. */
+  async function keptPostings(scope: MemoryScope): Promise<string[]> {
+    const [sql, parameters] = t.dataSource.driver.escapeQueryWithParameters(
+      `SELECT concat_ws(' ', p.memory_id, p.lexeme, p.tf, p.dl) AS p FROM memory_postings p WHERE ${termStatsCondition('p', scope)}`,
+      scopeParameters(scope),
+    );
+    const rows: { p: string }[] = await t.dataSource.query(sql, parameters);
+    return rows.map((r) => r.p).sort();
   }
 
   async function kept(scope: MemoryScope): Promise<{ n: number; lengthSum: number; df: Record<string, number> }> {
@@ -130,6 +154,14 @@ describe('BM25 statistics kept at write time', () => {
           ),
       ),
       () => change('DELETE FROM memory_visibility_grants WHERE memory_id = $1 AND user_id = $2 AND grantee_agent_id = $3', pick(agents)),
+      // a grant that exists (the line above mostly names none)
+      () =>
+        t.dataSource.query(
+          `DELETE FROM memory_visibility_grants g USING (
+             SELECT memory_id, grantee_agent_id FROM memory_visibility_grants WHERE user_id = $1 ORDER BY md5(CAST(memory_id AS text) || $2) LIMIT 1) x
+            WHERE g.user_id = $1 AND g.memory_id = x.memory_id AND g.grantee_agent_id = x.grantee_agent_id`,
+          [user, String(next())],
+        ),
       async () => {
         await t.app.get(TermStatsCompactor).fold(7);
       },
@@ -149,6 +181,8 @@ describe('BM25 statistics kept at write time', () => {
     for (let round = 0; round < 6; round++) {
       for (let i = 0; i < 40; i++) await pick(operations)();
       for (const scope of scopes) expect({ scope, stats: await kept(scope) }).toEqual({ scope, stats: await recount(scope) });
+      for (const scope of scopes)
+        expect({ scope, postings: await keptPostings(scope) }).toEqual({ scope, postings: await recountedPostings(scope) });
     }
     // Folded or not, the same figures; and a fold leaves one row per key.
     await t.app.get(TermStatsCompactor).fold();
@@ -287,6 +321,53 @@ describe('BM25 statistics kept at write time', () => {
       counted.rows.forEach((r, j) => expect(r.textRank).toBeCloseTo(whole.rows[j].textRank as number, 9));
     }
     // Both outcomes of the first pass happened: pruned in one pass, and widened in a second.
+    expect([...passes].sort()).toEqual([1, 2]);
+  });
+
+  it("rank a workspace from the postings exactly as the per-query statement ranks each agent's visible rows (private, restricted, granted, expiring)", async () => {
+    const user = newUser('postings');
+    const workspaceId = newId();
+    const agents = [newId(), newId(), newId()];
+    const next = random(777);
+    const words = [...VOCABULARY, 'amber', 'basalt', 'cinder', 'dune'];
+    const word = () => words[Math.min(words.length - 1, Math.floor(words.length * next() * next()))];
+    const vector = toVectorLiteral(new Array<number>(dims).fill(0.1));
+    const ids: string[] = [];
+    for (let i = 0; i < 240; i++) {
+      const id = newId();
+      const owner = agents[Math.floor(next() * agents.length)];
+      const visibility = ['workspace', 'agent_only', 'restricted', 'restricted'][Math.floor(next() * 4)];
+      const expiry = next() < 0.15 ? '2099-01-01T00:00:00Z' : null;
+      const text = Array.from({ length: 3 + Math.floor(next() * 8) }, word).join(' ');
+      await t.dataSource.query(
+        `INSERT INTO memories (id, user_id, workspace_id, agent_id, visibility, content, source_site, embedding, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, 'test', CAST($7 AS vector), $8)`,
+        [id, user, workspaceId, owner, visibility, text, vector, expiry],
+      );
+      ids.push(id);
+      if (visibility === 'restricted' && next() < 0.6) {
+        await t.dataSource.query(
+          `INSERT INTO memory_visibility_grants (memory_id, user_id, workspace_id, grantee_agent_id, granted_by_agent_id)
+           VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+          [id, user, workspaceId, agents[Math.floor(next() * agents.length)], owner],
+        );
+      }
+    }
+    const q = toVectorLiteral(new Array<number>(dims).fill(0.05));
+    const passes = new Set<number>();
+    for (const agentId of agents) {
+      const scope: MemoryScope = { kind: 'workspace', userId: user, workspaceId, agentId, agentScope: { kind: 'all' } };
+      for (let i = 0; i < 12; i++) {
+        const query = Array.from({ length: 2 + Math.floor(next() * 4) }, () => words[Math.floor(next() * words.length)]);
+        const pruned = await rankBm25(access, scope, query, q, 10, 1);
+        const whole = await rankBm25(access, scope, query, q, 10, Number.POSITIVE_INFINITY);
+        passes.add(pruned.passes);
+        expect(pruned.rows.map((r) => [r.memory.id, r.textRank])).toEqual(whole.rows.map((r) => [r.memory.id, r.textRank]));
+        const counted = await access.textSearch({ statement: 'full-text', scope, filters: {}, words: query, q, k: 10, population: null });
+        expect(counted.rows.map((r) => r.memory.id)).toEqual(whole.rows.map((r) => r.memory.id));
+        counted.rows.forEach((r, j) => expect(r.textRank).toBeCloseTo(whole.rows[j].textRank as number, 9));
+      }
+    }
     expect([...passes].sort()).toEqual([1, 2]);
   });
 });

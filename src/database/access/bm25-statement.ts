@@ -11,6 +11,8 @@ import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
  * - kept (termStatsStatement + rankedTextStatement, the unfiltered searches): memory_term_stats
  *   holds per-scope counts split by what decides visibility (migration 1763700400000), and the
  *   caller sums exactly the classes it reads (visibility.termStatsCondition), in O(query terms);
+ *   the rows are then scored from memory_postings (migration 1763700600000), the same classes
+ *   per memory and lexeme, read from one covering index instead of the heap;
  * - per query (bm25Statement, the filtered searches, whose visible set the classes do not
  *   describe): one pass over the visible rows for N and the average length, plus the matching
  *   rows (the GIN index on content_tsv finds them) unnested to their query lexemes. Large scopes
@@ -148,21 +150,54 @@ export function toTermStatistics(rows: { lexeme: string; docs: number | string; 
 }
 
 /**
- * Okapi BM25 with given statistics (termStatsStatement's): the visible rows (`matches`, alias
- * `t`, scoped by applyMemoryScope) that contain a lexeme of `:bm25_tsq`, scored over every
- * lexeme of `:bm25_lexemes` with its document frequency in `:bm25_dfs`, best k. The score is
- * the same expression as bm25Statement's, so the two rank alike; `:bm25_tsq` may name fewer
- * lexemes than are scored (MaxScore, retrieval/bm25-ranking.ts).
+ * Okapi BM25 with given statistics (termStatsStatement's): the caller's visible current rows
+ * that contain a lexeme of `:bm25_match`, scored over every lexeme of `:bm25_lexemes` with its
+ * document frequency in `:bm25_dfs`, best k. The score is the same expression as bm25Statement's,
+ * so the two rank alike; `:bm25_match` may name fewer lexemes than are scored (MaxScore,
+ * retrieval/bm25-ranking.ts), `:bm25_rest` names the others.
+ *
+ * The rows without an expiry are read from memory_postings (migration 1763700600000) through
+ * `classes(alias)`, the caller's visibility classes (visibility.termStatsCondition), the same
+ * condition its statistics were summed with: the matched lexemes' ranges of the covering index,
+ * and the other scored lexemes' ranges kept for the matched rows only. The rows with an expiry, which the
+ * postings do not hold, come from `expiring` (alias `t`, scoped by applyMemoryScope), matched
+ * on `:bm25_tsq` and unnested as the per-query statement does. The caller then reads the k rows
+ * themselves through the door (textStatementSql with a scoped builder), so a row the postings
+ * named wrongly could only be dropped, never shown.
  */
-export function rankedTextStatement<T extends ObjectLiteral>(matches: SelectQueryBuilder<T>): string {
-  matches.select('t.id', 'id').addSelect('t.content_tsv', 'tsv').andWhere('t.content_tsv @@ CAST(:bm25_tsq AS tsquery)');
+export function rankedTextStatement<T extends ObjectLiteral>(expiring: SelectQueryBuilder<T>, classes: (alias: string) => string): string {
+  expiring
+    .select('t.id', 'id')
+    .addSelect('t.content_tsv', 'tsv')
+    .andWhere('t.expires_at IS NOT NULL')
+    .andWhere('t.content_tsv @@ CAST(:bm25_tsq AS tsquery)');
   return `WITH terms AS (
       SELECT x.lexeme, ln(1 + (CAST(:bm25_n AS double precision) - x.df + 0.5) / (x.df + 0.5)) AS idf
         FROM unnest(CAST(:bm25_lexemes AS text[]), CAST(:bm25_dfs AS double precision[])) AS x(lexeme, df)
+    ), matched AS (
+      -- One range of the covering index per matched lexeme. OFFSET 0 keeps each lookup a
+      -- subquery run per lexeme: flattened into a join, the generic plan of the named statement
+      -- (which expects a handful of rows per scope) scanned the whole scope and filtered.
+      SELECT p.memory_id AS id, p.lexeme, p.tf, p.dl
+        FROM unnest(CAST(:bm25_match AS text[])) AS w(lexeme)
+        CROSS JOIN LATERAL (
+          SELECT p.memory_id, p.lexeme, p.tf, p.dl FROM memory_postings p
+           WHERE ${classes('p')} AND p.lexeme = w.lexeme OFFSET 0) p
     ), hits AS (
-      SELECT h.id, u.lexeme, CAST(cardinality(u.positions) AS double precision) AS tf, CAST(length(h.tsv) AS double precision) AS dl
-      FROM (${matches.getQuery()}) h CROSS JOIN LATERAL unnest(h.tsv) u
-      WHERE u.lexeme = ANY(CAST(:bm25_lexemes AS text[]))
+      SELECT m.id, m.lexeme, CAST(m.tf AS double precision) AS tf, CAST(m.dl AS double precision) AS dl FROM matched m
+      UNION ALL
+      -- The matched rows' other scored lexemes: the same ranges of the same index, kept for the
+      -- matched memories only (each memory has one class row the caller reads). A range per
+      -- lexeme costs less than a lookup per matched memory (~0.5 against ~10 µs a row).
+      SELECT r.memory_id, r.lexeme, CAST(r.tf AS double precision), CAST(r.dl AS double precision)
+        FROM unnest(CAST(:bm25_rest AS text[])) AS w(lexeme)
+        CROSS JOIN LATERAL (
+          SELECT r.memory_id, r.lexeme, r.tf, r.dl FROM memory_postings r WHERE ${classes('r')} AND r.lexeme = w.lexeme OFFSET 0) r
+       WHERE r.memory_id IN (SELECT id FROM matched) AND cardinality(CAST(:bm25_rest AS text[])) > 0
+      UNION ALL
+      SELECT h.id, u.lexeme, CAST(cardinality(u.positions) AS double precision), CAST(length(h.tsv) AS double precision)
+        FROM (${expiring.getQuery()}) h CROSS JOIN LATERAL unnest(h.tsv) u
+       WHERE u.lexeme = ANY(CAST(:bm25_lexemes AS text[]))
     )
     SELECT h.id AS id, CAST(sum(CAST(
         tm.idf * h.tf * ${BM25_K1 + 1} / (h.tf + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * h.dl / greatest(CAST(:bm25_avgdl AS double precision), 1)))

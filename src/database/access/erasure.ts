@@ -35,6 +35,9 @@ export const SUBJECT_TABLES = {
   // BM25 statistics (migration 1763700400000): deleting the memories appends their negative
   // changes, still naming the subject, so these go after the memories.
   memory_term_stats: { user: 'user_id', workspace: 'workspace_id', agent: ['agent_id', 'grantee_agent_id'] },
+  // Postings (migration 1763700600000): the triggers remove a memory's with it; listed for the
+  // residue count, and for rows a grant to an erased agent left on another agent's memory.
+  memory_postings: { user: 'user_id', workspace: 'workspace_id', agent: ['agent_id', 'grantee_agent_id'] },
   episodes: { user: 'user_id', workspace: 'workspace_id', agent: ['agent_id'] },
   lessons: { user: 'user_id', workspace: null, agent: [] },
   agents: { user: 'user_id', workspace: null, agent: ['agent_id'] },
@@ -204,7 +207,15 @@ export async function eraseSubject(manager: EntityManager, subject: ErasureSubje
   // The statistics the subject's rows counted in, the changes their deletion just appended
   // included; pending and past deliveries about the subject, then the subscriptions that read
   // as it (their remaining deliveries go with them by the foreign key).
-  for (const table of ['memory_term_stats', 'episodes', 'agents', 'api_keys', 'webhook_outbox', 'webhook_subscriptions'] as const) {
+  for (const table of [
+    'memory_term_stats',
+    'memory_postings',
+    'episodes',
+    'agents',
+    'api_keys',
+    'webhook_outbox',
+    'webhook_subscriptions',
+  ] as const) {
     const condition = namesSubject(table, subject);
     if (condition !== null) erased[table] = await counted(manager, `DELETE FROM ${table} t WHERE ${condition}`, parameters);
   }

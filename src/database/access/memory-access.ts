@@ -416,8 +416,11 @@ export class MemoryAccess {
       }
       case 'term-stats':
         return termStatsStatement(this.scoped(plan.scope, purpose, 'e', time), termStatsCondition('s', plan.scope));
-      case 'ranked-text':
-        return textStatementSql(rankedTextStatement(this.scoped(plan.scope, purpose, 't', time)));
+      case 'ranked-text': {
+        const ranked = rankedTextStatement(this.scoped(plan.scope, purpose, 't', time), (alias) => termStatsCondition(alias, plan.scope));
+        // The k rows themselves through the door: the postings choose them, the predicate still decides.
+        return textStatementSql(ranked, this.scoped(plan.scope, purpose, 'v', time).select('v.id', 'id').getQuery());
+      }
       case 'record-by-id':
         return this.recordSelect(plan.scope, purpose, time).andWhere('m.id = :id').getQuery();
       case 'records-by-ids':

@@ -98,10 +98,13 @@ SELECT ${keyColumn} AS key_live, ${lessonColumn} AS lessons, r.*
  * The full-text side of a hybrid search as one statement: `bm25` (bm25-statement.ts over two scoped
  * builders, selecting `id` and `text_rank`, best first, at most k) joined back to the rows,
  * with each row's vector distance to the query. Rendered once per shape by MemoryAccess.
+ * `visibleIds`: a scoped builder's SQL selecting `id`, when `bm25` chose its rows from
+ * something other than the scoped builders (the postings): only the rows it keeps are returned.
  */
-export function textStatementSql(bm25: string): string {
+export function textStatementSql(bm25: string, visibleIds?: string): string {
+  const visible = visibleIds === undefined ? '' : ` JOIN (${visibleIds}) v ON v.id = c.id`;
   return `SELECT ${MEMORY_COLUMNS.map((c) => `m.${c}`).join(', ')}, c.text_rank AS text_rank, c.bm25_n AS bm25_n, c.bm25_avgdl AS bm25_avgdl, m.embedding <=> CAST(:q AS vector) AS distance
-  FROM (${bm25}) c JOIN memories m ON m.id = c.id AND m.user_id = :vis_userId
+  FROM (${bm25}) c${visible} JOIN memories m ON m.id = c.id AND m.user_id = :vis_userId
  ORDER BY c.text_rank DESC, m.id`;
 }
 

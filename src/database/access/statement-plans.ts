@@ -218,6 +218,8 @@ export function planValues(plan: StatementPlan): Record<string, unknown> {
     case 'ranked-text':
       return {
         bm25_tsq: lexemeQuery(plan.matchLexemes),
+        bm25_match: [...plan.matchLexemes],
+        bm25_rest: plan.lexemes.filter((lexeme) => !plan.matchLexemes.includes(lexeme)),
         bm25_lexemes: [...plan.lexemes],
         bm25_dfs: [...plan.dfs],
         bm25_n: plan.n,
