@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-import { DEFAULT_MAX_OLD_SPACE_MB } from '../src/env/heap-limit';
+import { nodeFlags } from '../src/env/node-flags';
 
 export interface RunningServer {
   url: string;
@@ -43,18 +43,9 @@ function statusKb(pid: number, field: string): number {
 }
 
 /**
- * The flags `npm start` gives node: the old-generation bound of ATRIUM_MAX_OLD_SPACE_MB
- * (src/env/heap-limit.ts), unless NODE_OPTIONS already sets one (a command-line flag would
- * override it).
- */
-function nodeFlags(env: Record<string, string>): string[] {
-  if (/--max[-_]old[-_]space[-_]size=/.test(env.NODE_OPTIONS ?? '')) return [];
-  return [`--max-old-space-size=${env.ATRIUM_MAX_OLD_SPACE_MB || DEFAULT_MAX_OLD_SPACE_MB}`];
-}
-
-/**
  * `main`: the service's entry point (default: this build's dist/src/main.js; bench/ab.ts
- * compares two builds). Started the way `npm start` starts it, heap bound included;
+ * compares two builds). Started the way `npm start` starts it, with the node flags of
+ * src/env/node-flags.ts for `env`'s database (the scratch working directory has no `.env`);
  * `ATRIUM_MAX_OLD_SPACE_MB` in `env` changes the bound (e.g. 4096 for V8's default here).
  * `extraFlags`: more node flags, e.g. `--cpu-prof` (which NODE_OPTIONS does not accept).
  */
@@ -69,7 +60,7 @@ export async function startServer(
   const childEnv: Record<string, string> = {};
   for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[name]) childEnv[name] = process.env[name] as string;
   Object.assign(childEnv, { HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'error', EMBEDDING_PROVIDER: 'hash' }, env);
-  const flags = [...nodeFlags(childEnv), ...extraFlags];
+  const flags = [...nodeFlags(childEnv, null), ...extraFlags];
   const child: ChildProcess = spawn(process.execPath, [...flags, main], { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk: Buffer) => {

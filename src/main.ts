@@ -11,7 +11,7 @@ import { JsonLogger } from './common/logging/json-logger';
 import { startTracingFromEnv, type TracingHandle } from './common/telemetry/tracing-sdk';
 import { DatabaseStartupError } from './database/pgvector';
 import { EnvValidationError, loadEnv, type AppEnv } from './env/env.schema';
-import { heapLimitWarning, oldSpaceLimitMb } from './env/heap-limit';
+import { defaultMaxOldSpaceMb, heapLimitWarning, oldSpaceLimitMb, semiSpaceMb } from './env/heap-limit';
 import { MetricsService } from './metrics/metrics.service';
 
 type App = Awaited<ReturnType<typeof createApp>>;
@@ -38,8 +38,13 @@ async function main(): Promise<void> {
   // Before the app is built: its HTTP edge installs the request spans only while tracing is on.
   tracing = startTracingFromEnv(env);
   if (tracing) logger.log({ msg: 'tracing on', exporter: env.OTEL_TRACES_EXPORTER ?? 'otlp' });
+  // The young generation the process was started with (the embedded database's start flags
+  // shrink it), so that heap_size_limit can be read as old space: NODE_OPTIONS, then the
+  // command line, as node applies them.
+  const semiSpace = semiSpaceMb([...(process.env.NODE_OPTIONS ?? '').split(/\s+/), ...process.execArgv]);
   const heapSizeLimit = getHeapStatistics().heap_size_limit;
-  const heapWarning = heapLimitWarning(env.ATRIUM_MAX_OLD_SPACE_MB, heapSizeLimit);
+  const configuredOldSpace = env.ATRIUM_MAX_OLD_SPACE_MB ?? defaultMaxOldSpaceMb(env.DATABASE_URL);
+  const heapWarning = heapLimitWarning(configuredOldSpace, heapSizeLimit, semiSpace);
   if (heapWarning) logger.warn(heapWarning, 'Memory');
   let app;
   try {
@@ -70,7 +75,7 @@ async function main(): Promise<void> {
     msg: 'Atrium listening',
     port,
     database: env.DATABASE_URL ? 'postgres' : 'embedded',
-    old_space_limit_mb: oldSpaceLimitMb(heapSizeLimit),
+    old_space_limit_mb: oldSpaceLimitMb(heapSizeLimit, semiSpace),
   });
 }
 

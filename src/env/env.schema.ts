@@ -4,7 +4,7 @@
  * (a unit test keeps the two in step). Nothing else in the code reads `process.env`.
  */
 
-import { DEFAULT_MAX_OLD_SPACE_MB } from './heap-limit';
+import { MAX_MAX_OLD_SPACE_MB, MIN_MAX_OLD_SPACE_MB } from './heap-limit';
 
 type Parser<T> = (raw: string, name: string) => T;
 
@@ -155,9 +155,10 @@ export const ENV_SCHEMA = {
   HOST: { description: 'Interface to listen on', default: '0.0.0.0', parse: str },
   ATRIUM_MAX_OLD_SPACE_MB: {
     description:
-      'V8 old-generation limit in MB that `npm start` and the Docker image pass to node (--max-old-space-size); read from the shell environment when node starts, so a value in .env is too late',
-    default: DEFAULT_MAX_OLD_SPACE_MB,
-    parse: int(96, 65536),
+      'V8 old-generation limit in MB that `npm start` and the Docker image pass to node (--max-old-space-size); unset = 192 on PostgreSQL, 128 on the embedded database (which also gets --max-semi-space-size=4 --v8-pool-size=1)',
+    // No default here: it depends on DATABASE_URL (defaultMaxOldSpaceMb in ./heap-limit).
+    parse: int(MIN_MAX_OLD_SPACE_MB, MAX_MAX_OLD_SPACE_MB),
+    example: '',
   },
   DATABASE_URL: {
     description: 'PostgreSQL (with pgvector >= 0.8) connection URL; unset = embedded PGlite in DATA_DIR',
