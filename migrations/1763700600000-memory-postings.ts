@@ -42,17 +42,17 @@ export class MemoryPostings1763700600000 implements MigrationInterface {
          dl                integer NOT NULL
        )`,
     );
-    // What the ranked pass reads: one scope's rows for a lexeme, every column it needs in the index.
+    // What the ranked pass reads: one scope's rows for a lexeme, every column it needs in the
+    // index. The memory is part of the key, so the triggers find a memory's rows with one probe
+    // per lexeme of its old text, and no second index costs every write.
     await runner.query(
-      `CREATE INDEX memory_postings_read_idx ON memory_postings (user_id, workspace_id, lexeme)
-         INCLUDE (class, agent_id, grantee_agent_id, memory_id, tf, dl)`,
+      `CREATE INDEX memory_postings_read_idx ON memory_postings (user_id, workspace_id, lexeme, memory_id)
+         INCLUDE (class, agent_id, grantee_agent_id, tf, dl)`,
     );
-    // A memory's rows: the triggers' deletes, and the pruned pass's lookup of its candidates' other lexemes.
-    await runner.query('CREATE INDEX memory_postings_memory_idx ON memory_postings (user_id, memory_id)');
 
     // The classes a memory counts in (as atrium_memory_term_deltas had them inline): its own, and one per grant.
     await runner.query(
-      `CREATE FUNCTION atrium_memory_classes(p_id uuid, p_user text, p_workspace uuid, p_agent uuid, p_visibility text)
+      `CREATE OR REPLACE FUNCTION atrium_memory_classes(p_id uuid, p_user text, p_workspace uuid, p_agent uuid, p_visibility text)
          RETURNS TABLE (grantee uuid, class smallint) LANGUAGE sql STABLE AS $$
            SELECT CAST(NULL AS uuid),
                   CAST(CASE WHEN p_visibility IS NULL OR p_visibility = 'workspace' THEN 0 ELSE 1 END AS smallint)
@@ -79,7 +79,12 @@ export class MemoryPostings1763700600000 implements MigrationInterface {
            SELECT p_user, p_workspace, p_agent, c.grantee, c.class, t.lexeme, p_sign * t.docs, p_sign * t.length_sum
              FROM atrium_memory_classes(p_id, p_user, p_workspace, p_agent, p_visibility) c
             CROSS JOIN atrium_term_rows(p_tsv) t;
-           DELETE FROM memory_postings WHERE p_sign < 0 AND user_id = p_user AND memory_id = p_id;
+           DELETE FROM memory_postings
+            WHERE p_sign < 0 AND p_workspace IS NULL AND user_id = p_user AND workspace_id IS NULL
+              AND lexeme = ANY(tsvector_to_array(p_tsv)) AND memory_id = p_id;
+           DELETE FROM memory_postings
+            WHERE p_sign < 0 AND user_id = p_user AND workspace_id = p_workspace
+              AND lexeme = ANY(tsvector_to_array(p_tsv)) AND memory_id = p_id;
            SELECT atrium_postings(p_id, p_user, p_workspace, p_agent, c.grantee, c.class, p_tsv)
              FROM atrium_memory_classes(p_id, p_user, p_workspace, p_agent, p_visibility) c
             WHERE p_sign > 0;
@@ -98,7 +103,8 @@ export class MemoryPostings1763700600000 implements MigrationInterface {
                 AND m.agent_id IS DISTINCT FROM OLD.grantee_agent_id THEN
                PERFORM atrium_term_deltas(OLD.user_id, OLD.workspace_id, m.agent_id, OLD.grantee_agent_id, CAST(2 AS smallint), m.content_tsv, -1);
                DELETE FROM memory_postings
-                WHERE user_id = OLD.user_id AND memory_id = OLD.memory_id AND class = 2 AND grantee_agent_id = OLD.grantee_agent_id;
+                WHERE user_id = OLD.user_id AND workspace_id = OLD.workspace_id AND lexeme = ANY(tsvector_to_array(m.content_tsv))
+                  AND memory_id = OLD.memory_id AND class = 2 AND grantee_agent_id = OLD.grantee_agent_id;
              END IF;
            END IF;
            IF TG_OP <> 'DELETE' THEN
