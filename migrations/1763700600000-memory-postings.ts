@@ -70,25 +70,32 @@ export class MemoryPostings1763700600000 implements MigrationInterface {
              FROM unnest(p_tsv) u
          $$`,
     );
-    // One memory's contribution: the statistics as before, and its postings in or out.
+    // One memory's contribution: the statistics as before, and its postings in or out. PL/pgSQL,
+    // not SQL: a session keeps its statements' plans from one trigger call to the next (a SQL
+    // function's are made again at every call), and only the branch for the sign runs.
     await runner.query(
       `CREATE OR REPLACE FUNCTION atrium_memory_term_deltas(p_id uuid, p_user text, p_workspace uuid, p_agent uuid, p_visibility text,
                                                             p_tsv tsvector, p_sign integer) RETURNS void
-         LANGUAGE sql AS $$
+         LANGUAGE plpgsql AS $$
+         BEGIN
            INSERT INTO memory_term_stats (user_id, workspace_id, agent_id, grantee_agent_id, class, lexeme, docs, length_sum)
            SELECT p_user, p_workspace, p_agent, c.grantee, c.class, t.lexeme, p_sign * t.docs, p_sign * t.length_sum
              FROM atrium_memory_classes(p_id, p_user, p_workspace, p_agent, p_visibility) c
             CROSS JOIN atrium_term_rows(p_tsv) t;
-           DELETE FROM memory_postings
-            WHERE p_sign < 0 AND p_workspace IS NULL AND user_id = p_user AND workspace_id IS NULL
-              AND lexeme = ANY(tsvector_to_array(p_tsv)) AND memory_id = p_id;
-           DELETE FROM memory_postings
-            WHERE p_sign < 0 AND user_id = p_user AND workspace_id = p_workspace
-              AND lexeme = ANY(tsvector_to_array(p_tsv)) AND memory_id = p_id;
-           SELECT atrium_postings(p_id, p_user, p_workspace, p_agent, c.grantee, c.class, p_tsv)
-             FROM atrium_memory_classes(p_id, p_user, p_workspace, p_agent, p_visibility) c
-            WHERE p_sign > 0;
-         $$`,
+           IF p_sign > 0 THEN
+             INSERT INTO memory_postings (user_id, workspace_id, agent_id, grantee_agent_id, class, lexeme, memory_id, tf, dl)
+             SELECT p_user, p_workspace, p_agent, c.grantee, c.class, u.lexeme, p_id, cardinality(u.positions), length(p_tsv)
+               FROM atrium_memory_classes(p_id, p_user, p_workspace, p_agent, p_visibility) c
+              CROSS JOIN unnest(p_tsv) u;
+           ELSIF p_workspace IS NULL THEN
+             DELETE FROM memory_postings
+              WHERE user_id = p_user AND workspace_id IS NULL AND lexeme = ANY(tsvector_to_array(p_tsv)) AND memory_id = p_id;
+           ELSE
+             DELETE FROM memory_postings
+              WHERE user_id = p_user AND workspace_id = p_workspace AND lexeme = ANY(tsvector_to_array(p_tsv)) AND memory_id = p_id;
+           END IF;
+         END
+       $$`,
     );
     await runner.query(
       `CREATE FUNCTION atrium_grant_term_stats_and_postings() RETURNS trigger LANGUAGE plpgsql AS $$

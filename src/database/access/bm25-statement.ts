@@ -18,10 +18,11 @@ import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
  *   rows (the GIN index on content_tsv finds them) unnested to their query lexemes. Large scopes
  *   reuse N and avgdl for a minute (Bm25Population).
  *
- * A row's score is the sum of its lexemes' terms in `numeric` (each term rounded to 15
- * significant digits by the cast, then added exactly): a sum of doubles depends on the order
- * in which the plan brings the terms, so two plans (a pruned and a full pass, bm25-ranking.ts)
- * could rank two tying rows apart by one unit in the last place.
+ * A row's score is the sum of its lexemes' terms, each rounded to a multiple of 1e-12 and added
+ * as integers (orderFreeSum): a sum of doubles depends on the order in which the plan brings
+ * the terms, so two plans (a pruned and a full pass, bm25-ranking.ts) could rank two tying rows
+ * apart by one unit in the last place. Integers add exactly in any order, and cost less than
+ * the `numeric` sum that did the same before (a numeric per matching lexeme).
  *
  * Lexemes are PostgreSQL's `english` configuration (stemmed, stop words removed); a memory's
  * length is its number of distinct lexemes (`length(tsvector)`), its term frequency the
@@ -34,6 +35,18 @@ import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
  */
 export const BM25_K1 = 0.9;
 export const BM25_B = 0.4;
+
+/** Quantum of a BM25 term in the order-free sum: far below any score difference that matters (scores are ~0.1-100). */
+const SCORE_QUANTUM = 1e12;
+
+/**
+ * `sum(term)` over a group, the same whatever order the rows come in: each term rounded to a
+ * multiple of 1/SCORE_QUANTUM as a bigint (PostgreSQL sums those exactly, in 128 bits), then
+ * scaled back to a double once per group.
+ */
+function orderFreeSum(term: string): string {
+  return `CAST(sum(CAST(round((${term}) * ${SCORE_QUANTUM}) AS bigint)) AS double precision) / ${SCORE_QUANTUM}`;
+}
 
 export interface Bm25Statement {
   /** Selects `id` and `text_rank` (the BM25 score), best first, at most k rows. */
@@ -64,10 +77,8 @@ export function bm25Statement<T extends ObjectLiteral>(
       UNION ALL (${population.getQuery()})
       LIMIT 1),
     df AS (SELECT lexeme, CAST(count(*) AS double precision) AS df FROM hits GROUP BY lexeme)
-    SELECT h.id AS id, CAST(sum(CAST(
-        ln(1 + (st.n - d.df + 0.5) / (d.df + 0.5))
-        * h.tf * ${BM25_K1 + 1} / (h.tf + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * h.dl / greatest(st.avgdl, 1)))
-      AS numeric)) AS double precision) AS text_rank, min(st.n) AS bm25_n, min(st.avgdl) AS bm25_avgdl
+    SELECT h.id AS id, ${orderFreeSum(`ln(1 + (st.n - d.df + 0.5) / (d.df + 0.5))
+        * h.tf * ${BM25_K1 + 1} / (h.tf + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * h.dl / greatest(st.avgdl, 1)))`)} AS text_rank, min(st.n) AS bm25_n, min(st.avgdl) AS bm25_avgdl
     FROM hits h JOIN df d ON d.lexeme = h.lexeme CROSS JOIN stats st
     GROUP BY h.id ORDER BY text_rank DESC, h.id LIMIT :bm25_k`;
   return {
@@ -199,9 +210,9 @@ export function rankedTextStatement<T extends ObjectLiteral>(expiring: SelectQue
         FROM (${expiring.getQuery()}) h CROSS JOIN LATERAL unnest(h.tsv) u
        WHERE u.lexeme = ANY(CAST(:bm25_lexemes AS text[]))
     )
-    SELECT h.id AS id, CAST(sum(CAST(
-        tm.idf * h.tf * ${BM25_K1 + 1} / (h.tf + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * h.dl / greatest(CAST(:bm25_avgdl AS double precision), 1)))
-      AS numeric)) AS double precision) AS text_rank, min(CAST(:bm25_n AS double precision)) AS bm25_n, min(CAST(:bm25_avgdl AS double precision)) AS bm25_avgdl
+    SELECT h.id AS id, ${orderFreeSum(
+      `tm.idf * h.tf * ${BM25_K1 + 1} / (h.tf + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * h.dl / greatest(CAST(:bm25_avgdl AS double precision), 1)))`,
+    )} AS text_rank, min(CAST(:bm25_n AS double precision)) AS bm25_n, min(CAST(:bm25_avgdl AS double precision)) AS bm25_avgdl
     FROM hits h JOIN terms tm ON tm.lexeme = h.lexeme
     GROUP BY h.id ORDER BY text_rank DESC, h.id LIMIT :bm25_k`;
 }
