@@ -170,8 +170,8 @@ export function toTermStatistics(rows: { lexeme: string; docs: number | string; 
  * The rows without an expiry are read from memory_postings (migration 1763700600000) through
  * `classes(alias)`, the caller's visibility classes (visibility.termStatsCondition), the same
  * condition its statistics were summed with: the matched lexemes' ranges of the covering index,
- * and the other scored lexemes' ranges kept for the matched rows only. The rows with an expiry, which the
- * postings do not hold, come from `expiring` (alias `t`, scoped by applyMemoryScope), matched
+ * and the other scored lexemes' ranges kept for the matched rows only. The rows with an expiry,
+ * which the postings do not hold, come from `expiring` (alias `t`, scoped by applyMemoryScope), matched
  * on `:bm25_tsq` and unnested as the per-query statement does. The caller then reads the k rows
  * themselves through the door (textStatementSql with a scoped builder), so a row the postings
  * named wrongly could only be dropped, never shown.
@@ -197,9 +197,9 @@ export function rankedTextStatement<T extends ObjectLiteral>(expiring: SelectQue
     ), hits AS (
       SELECT m.id, m.lexeme, CAST(m.tf AS double precision) AS tf, CAST(m.dl AS double precision) AS dl FROM matched m
       UNION ALL
-      -- The matched rows' other scored lexemes: the same ranges of the same index, kept for the
-      -- matched memories only (each memory has one class row the caller reads). A range per
-      -- lexeme costs less than a lookup per matched memory (~0.5 against ~10 µs a row).
+      -- The other scored lexemes of the matched rows: the same ranges of the same index, kept
+      -- for the matched memories only (each memory has one class row the caller reads). A range
+      -- per lexeme costs less than a lookup per matched memory (~0.5 against ~10 µs a row).
       SELECT r.memory_id, r.lexeme, CAST(r.tf AS double precision), CAST(r.dl AS double precision)
         FROM unnest(CAST(:bm25_rest AS text[])) AS w(lexeme)
         CROSS JOIN LATERAL (
