@@ -17,10 +17,10 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * Rows with an expiry are not here (whether they are current depends on the clock): the pass
  * reads those from memories, as the statistics do.
  *
- * Kept by the triggers that keep memory_term_stats (their functions are replaced here, so one
- * trigger call does both): a memory's rows go when it stops being counted or changes what
- * decides its class, and come back with its new values; a grant adds or removes the grantee's
- * class-2 rows. TRUNCATE and the rebuild used after a bulk load (atrium_rebuild_term_stats)
+ * Kept by triggers: the memory trigger of memory_term_stats (its function is replaced here, so
+ * one call keeps both) takes a memory's rows out when it stops being counted or changes what
+ * decides its class, and puts them back with its new values; a trigger on grants, beside the
+ * statistics' one, adds or removes the grantee's class-2 rows. TRUNCATE and the rebuild used after a bulk load (atrium_rebuild_term_stats)
  * cover them too. Reading every memory once takes longer than the statement timeout on a
  * large table: the migration lifts it for its transaction.
  */
@@ -97,8 +97,10 @@ export class MemoryPostings1763700600000 implements MigrationInterface {
          END
        $$`,
     );
+    // A grant adds or removes the grantee's class-2 postings: a trigger of its own beside
+    // grant_term_stats (which keeps the statistics), with the same lock on the memory row.
     await runner.query(
-      `CREATE FUNCTION atrium_grant_term_stats_and_postings() RETURNS trigger LANGUAGE plpgsql AS $$
+      `CREATE FUNCTION atrium_grant_postings() RETURNS trigger LANGUAGE plpgsql AS $$
          DECLARE
            m record;
          BEGIN
@@ -108,7 +110,6 @@ export class MemoryPostings1763700600000 implements MigrationInterface {
                INTO m FROM memories x WHERE x.id = OLD.memory_id AND x.user_id = OLD.user_id FOR SHARE;
              IF FOUND AND m.counted AND m.visibility = 'restricted' AND m.workspace_id = OLD.workspace_id
                 AND m.agent_id IS DISTINCT FROM OLD.grantee_agent_id THEN
-               PERFORM atrium_term_deltas(OLD.user_id, OLD.workspace_id, m.agent_id, OLD.grantee_agent_id, CAST(2 AS smallint), m.content_tsv, -1);
                DELETE FROM memory_postings
                 WHERE user_id = OLD.user_id AND workspace_id = OLD.workspace_id AND lexeme = ANY(tsvector_to_array(m.content_tsv))
                   AND memory_id = OLD.memory_id AND class = 2 AND grantee_agent_id = OLD.grantee_agent_id;
@@ -120,7 +121,6 @@ export class MemoryPostings1763700600000 implements MigrationInterface {
                INTO m FROM memories x WHERE x.id = NEW.memory_id AND x.user_id = NEW.user_id FOR SHARE;
              IF FOUND AND m.counted AND m.visibility = 'restricted' AND m.workspace_id = NEW.workspace_id
                 AND m.agent_id IS DISTINCT FROM NEW.grantee_agent_id THEN
-               PERFORM atrium_term_deltas(NEW.user_id, NEW.workspace_id, m.agent_id, NEW.grantee_agent_id, CAST(2 AS smallint), m.content_tsv, 1);
                PERFORM atrium_postings(NEW.memory_id, NEW.user_id, NEW.workspace_id, m.agent_id, NEW.grantee_agent_id, CAST(2 AS smallint), m.content_tsv);
              END IF;
            END IF;
@@ -128,12 +128,10 @@ export class MemoryPostings1763700600000 implements MigrationInterface {
          END
        $$`,
     );
-    await runner.query('DROP TRIGGER grant_term_stats ON memory_visibility_grants');
     await runner.query(
-      `CREATE TRIGGER grant_term_stats AFTER INSERT OR UPDATE OR DELETE ON memory_visibility_grants
-         FOR EACH ROW EXECUTE FUNCTION atrium_grant_term_stats_and_postings()`,
+      `CREATE TRIGGER grant_postings AFTER INSERT OR UPDATE OR DELETE ON memory_visibility_grants
+         FOR EACH ROW EXECUTE FUNCTION atrium_grant_postings()`,
     );
-    await runner.query('DROP FUNCTION atrium_grant_term_stats()');
     await runner.query(
       `CREATE OR REPLACE FUNCTION atrium_truncate_term_stats() RETURNS trigger LANGUAGE plpgsql AS $$
          BEGIN
@@ -149,17 +147,11 @@ export class MemoryPostings1763700600000 implements MigrationInterface {
       `CREATE FUNCTION atrium_rebuild_postings() RETURNS void LANGUAGE sql AS $$
          DELETE FROM memory_postings;
          INSERT INTO memory_postings (user_id, workspace_id, agent_id, grantee_agent_id, class, lexeme, memory_id, tf, dl)
-         SELECT c.user_id, c.workspace_id, c.agent_id, c.grantee, c.class, u.lexeme, c.id, cardinality(u.positions), length(c.content_tsv)
-           FROM (SELECT m.id, m.user_id, m.workspace_id, m.agent_id, CAST(NULL AS uuid) AS grantee,
-                        CAST(CASE WHEN m.visibility IS NULL OR m.visibility = 'workspace' THEN 0 ELSE 1 END AS smallint) AS class, m.content_tsv
-                   FROM memories m WHERE m.deleted_at IS NULL AND m.superseded_at IS NULL AND m.expires_at IS NULL
-                 UNION ALL
-                 SELECT m.id, m.user_id, m.workspace_id, m.agent_id, g.grantee_agent_id, CAST(2 AS smallint), m.content_tsv
-                   FROM memories m JOIN memory_visibility_grants g
-                     ON g.memory_id = m.id AND g.user_id = m.user_id AND g.workspace_id = m.workspace_id
-                  WHERE m.visibility = 'restricted' AND m.deleted_at IS NULL AND m.superseded_at IS NULL AND m.expires_at IS NULL
-                    AND g.grantee_agent_id IS DISTINCT FROM m.agent_id) c
-          CROSS JOIN LATERAL unnest(c.content_tsv) u;
+         SELECT m.user_id, m.workspace_id, m.agent_id, c.grantee, c.class, u.lexeme, m.id, cardinality(u.positions), length(m.content_tsv)
+           FROM memories m
+          CROSS JOIN LATERAL atrium_memory_classes(m.id, m.user_id, m.workspace_id, m.agent_id, m.visibility) c
+          CROSS JOIN LATERAL unnest(m.content_tsv) u
+          WHERE m.deleted_at IS NULL AND m.superseded_at IS NULL AND m.expires_at IS NULL;
        $$`,
     );
     await runner.query('ALTER FUNCTION atrium_rebuild_term_stats() RENAME TO atrium_rebuild_term_stats_only');
@@ -185,40 +177,9 @@ export class MemoryPostings1763700600000 implements MigrationInterface {
          END
        $$`,
     );
-    // The statistics alone again: the grant trigger and the memory deltas without postings.
-    await runner.query(
-      `CREATE FUNCTION atrium_grant_term_stats() RETURNS trigger LANGUAGE plpgsql AS $$
-         DECLARE
-           m record;
-         BEGIN
-           IF TG_OP <> 'INSERT' THEN
-             SELECT x.agent_id, x.workspace_id, x.visibility, x.content_tsv,
-                    x.deleted_at IS NULL AND x.superseded_at IS NULL AND x.expires_at IS NULL AS counted
-               INTO m FROM memories x WHERE x.id = OLD.memory_id AND x.user_id = OLD.user_id FOR SHARE;
-             IF FOUND AND m.counted AND m.visibility = 'restricted' AND m.workspace_id = OLD.workspace_id
-                AND m.agent_id IS DISTINCT FROM OLD.grantee_agent_id THEN
-               PERFORM atrium_term_deltas(OLD.user_id, OLD.workspace_id, m.agent_id, OLD.grantee_agent_id, CAST(2 AS smallint), m.content_tsv, -1);
-             END IF;
-           END IF;
-           IF TG_OP <> 'DELETE' THEN
-             SELECT x.agent_id, x.workspace_id, x.visibility, x.content_tsv,
-                    x.deleted_at IS NULL AND x.superseded_at IS NULL AND x.expires_at IS NULL AS counted
-               INTO m FROM memories x WHERE x.id = NEW.memory_id AND x.user_id = NEW.user_id FOR SHARE;
-             IF FOUND AND m.counted AND m.visibility = 'restricted' AND m.workspace_id = NEW.workspace_id
-                AND m.agent_id IS DISTINCT FROM NEW.grantee_agent_id THEN
-               PERFORM atrium_term_deltas(NEW.user_id, NEW.workspace_id, m.agent_id, NEW.grantee_agent_id, CAST(2 AS smallint), m.content_tsv, 1);
-             END IF;
-           END IF;
-           RETURN NULL;
-         END
-       $$`,
-    );
-    await runner.query('DROP TRIGGER grant_term_stats ON memory_visibility_grants');
-    await runner.query(
-      `CREATE TRIGGER grant_term_stats AFTER INSERT OR UPDATE OR DELETE ON memory_visibility_grants
-         FOR EACH ROW EXECUTE FUNCTION atrium_grant_term_stats()`,
-    );
-    await runner.query('DROP FUNCTION atrium_grant_term_stats_and_postings()');
+    // The statistics alone again: no grant trigger for postings, the memory deltas without them.
+    await runner.query('DROP TRIGGER grant_postings ON memory_visibility_grants');
+    await runner.query('DROP FUNCTION atrium_grant_postings()');
     await runner.query(
       `CREATE OR REPLACE FUNCTION atrium_memory_term_deltas(p_id uuid, p_user text, p_workspace uuid, p_agent uuid, p_visibility text,
                                                             p_tsv tsvector, p_sign integer) RETURNS void
