@@ -45,7 +45,17 @@ const SCORE_QUANTUM = 1e12;
  * scaled back to a double once per group.
  */
 function orderFreeSum(term: string): string {
-  return `CAST(sum(CAST(round((${term}) * ${SCORE_QUANTUM}) AS bigint)) AS double precision) / ${SCORE_QUANTUM}`;
+  return fromQuanta(`sum(${toQuanta(term)})`);
+}
+
+/** A term as a whole number of quanta. */
+function toQuanta(term: string): string {
+  return `CAST(round((${term}) * ${SCORE_QUANTUM}) AS bigint)`;
+}
+
+/** A sum of quanta back to a score. */
+function fromQuanta(quanta: string): string {
+  return `CAST(${quanta} AS double precision) / ${SCORE_QUANTUM}`;
 }
 
 export interface Bm25Statement {
@@ -186,35 +196,48 @@ export function rankedTextStatement<T extends ObjectLiteral>(expiring: SelectQue
       SELECT x.lexeme, ln(1 + (CAST(:bm25_n AS double precision) - x.df + 0.5) / (x.df + 0.5)) AS idf
         FROM unnest(CAST(:bm25_lexemes AS text[]), CAST(:bm25_dfs AS double precision[])) AS x(lexeme, df)
     ), matched AS (
-      -- One range of the covering index per matched lexeme. OFFSET 0 keeps each lookup a
-      -- subquery run per lexeme: flattened into a join, the generic plan of the named statement
-      -- (which expects a handful of rows per scope) scanned the whole scope and filtered.
-      SELECT p.memory_id AS id, p.lexeme, p.tf, p.dl
-        FROM unnest(CAST(:bm25_match AS text[])) AS w(lexeme)
+      -- One range of the covering index per matched lexeme, each posting scored where it is
+      -- read. OFFSET 0 keeps each lookup a subquery run per lexeme: flattened into a join, the
+      -- generic plan of the named statement (which expects a handful of rows per scope)
+      -- scanned the whole scope and filtered.
+      SELECT p.memory_id AS id, ${termScore('w', 'p.tf', 'p.dl')} AS score
+        FROM terms w
         CROSS JOIN LATERAL (
-          SELECT p.memory_id, p.lexeme, p.tf, p.dl FROM memory_postings p
+          SELECT p.memory_id, p.tf, p.dl FROM memory_postings p
            WHERE ${classes('p')} AND p.lexeme = w.lexeme OFFSET 0) p
+       WHERE w.lexeme = ANY(CAST(:bm25_match AS text[]))
     ), hits AS (
-      SELECT m.id, m.lexeme, CAST(m.tf AS double precision) AS tf, CAST(m.dl AS double precision) AS dl FROM matched m
+      SELECT m.id, m.score FROM matched m
       UNION ALL
       -- The other scored lexemes of the matched rows: the same ranges of the same index, kept
       -- for the matched memories only (each memory has one class row the caller reads). A range
       -- per lexeme costs less than a lookup per matched memory (~0.5 against ~10 µs a row).
-      SELECT r.memory_id, r.lexeme, CAST(r.tf AS double precision), CAST(r.dl AS double precision)
-        FROM unnest(CAST(:bm25_rest AS text[])) AS w(lexeme)
+      SELECT r.memory_id, ${termScore('w', 'r.tf', 'r.dl')}
+        FROM terms w
         CROSS JOIN LATERAL (
-          SELECT r.memory_id, r.lexeme, r.tf, r.dl FROM memory_postings r WHERE ${classes('r')} AND r.lexeme = w.lexeme OFFSET 0) r
-       WHERE r.memory_id IN (SELECT id FROM matched) AND cardinality(CAST(:bm25_rest AS text[])) > 0
+          SELECT r.memory_id, r.tf, r.dl FROM memory_postings r WHERE ${classes('r')} AND r.lexeme = w.lexeme OFFSET 0) r
+       WHERE w.lexeme = ANY(CAST(:bm25_rest AS text[])) AND r.memory_id IN (SELECT id FROM matched)
       UNION ALL
-      SELECT h.id, u.lexeme, CAST(cardinality(u.positions) AS double precision), CAST(length(h.tsv) AS double precision)
-        FROM (${expiring.getQuery()}) h CROSS JOIN LATERAL unnest(h.tsv) u
-       WHERE u.lexeme = ANY(CAST(:bm25_lexemes AS text[]))
+      SELECT h.id, ${termScore('w', 'cardinality(u.positions)', 'length(h.tsv)')}
+        FROM (${expiring.getQuery()}) h CROSS JOIN LATERAL unnest(h.tsv) u JOIN terms w ON w.lexeme = u.lexeme
     )
-    SELECT h.id AS id, ${orderFreeSum(
-      `tm.idf * h.tf * ${BM25_K1 + 1} / (h.tf + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * h.dl / greatest(CAST(:bm25_avgdl AS double precision), 1)))`,
-    )} AS text_rank, min(CAST(:bm25_n AS double precision)) AS bm25_n, min(CAST(:bm25_avgdl AS double precision)) AS bm25_avgdl
-    FROM hits h JOIN terms tm ON tm.lexeme = h.lexeme
+    SELECT h.id AS id, ${fromQuanta('sum(h.score)')} AS text_rank,
+           min(CAST(:bm25_n AS double precision)) AS bm25_n, min(CAST(:bm25_avgdl AS double precision)) AS bm25_avgdl
+    FROM hits h
     GROUP BY h.id ORDER BY text_rank DESC, h.id LIMIT :bm25_k`;
+}
+
+/**
+ * One posting's BM25 term in quanta (orderFreeSum's bigint), with the idf of `terms` row
+ * `alias`: the expression bm25Statement sums, on the same double precision values, so both
+ * statements score a row alike to the last bit. Computed where the posting is read, the pass
+ * aggregates one bigint a posting instead of joining each to its lexeme's idf first (~10% of
+ * a pass on the largest scopes, docs/bench-notes/bm25-statistics.md).
+ */
+function termScore(alias: string, tf: string, dl: string): string {
+  const f = `CAST(${tf} AS double precision)`;
+  const d = `CAST(${dl} AS double precision)`;
+  return toQuanta(`${alias}.idf * ${f} * ${BM25_K1 + 1} / (${f} + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * ${d} / greatest(CAST(:bm25_avgdl AS double precision), 1)))`);
 }
 
 /** A tsquery that matches any of `lexemes` as they are (quoted: no dictionary runs on them again). */
