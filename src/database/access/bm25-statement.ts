@@ -237,7 +237,9 @@ export function rankedTextStatement<T extends ObjectLiteral>(expiring: SelectQue
 function termScore(alias: string, tf: string, dl: string): string {
   const f = `CAST(${tf} AS double precision)`;
   const d = `CAST(${dl} AS double precision)`;
-  return toQuanta(`${alias}.idf * ${f} * ${BM25_K1 + 1} / (${f} + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * ${d} / greatest(CAST(:bm25_avgdl AS double precision), 1)))`);
+  return toQuanta(
+    `${alias}.idf * ${f} * ${BM25_K1 + 1} / (${f} + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * ${d} / greatest(CAST(:bm25_avgdl AS double precision), 1)))`,
+  );
 }
 
 /** A tsquery that matches any of `lexemes` as they are (quoted: no dictionary runs on them again). */
