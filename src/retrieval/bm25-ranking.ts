@@ -4,9 +4,9 @@ import type { MemoryAccess } from '../database/access/memory-access';
 import type { TextStatementRow } from '../database/access/search-statement';
 
 /**
- * Rows the first pass may read, as the summed document frequencies of the lexemes it matches
- * on: the rarest lexemes up to this many (at least one). Larger reads more rows more often; smaller
- * makes the second pass (below) more frequent. docs/retrieval.md, "BM25 statistics", has the sweep.
+ * Rows the floor (below) may read, as the summed document frequencies of the lexemes it looks
+ * at: the rarest lexemes up to this many (at least one). docs/retrieval.md, "BM25 statistics",
+ * has the sweep of the first pass this replaced.
  */
 export const FIRST_PASS_ROWS = 1_000;
 
@@ -16,9 +16,14 @@ const BOUND_SLACK = 1e-9;
 /** What a ranking did, for the span and the tests. */
 export interface Bm25Ranking {
   rows: TextStatementRow[];
-  /** Statements that scored rows (0 when the query has no lexeme a visible row contains). */
+  /** Statements that scored rows (0 when the query has no lexeme a visible row contains; else 1). */
   passes: number;
-  /** Lexemes the last pass matched on, of those a visible row contains. */
+  /**
+   * How the pass's lexemes were chosen: `all` (the rarest already make up every lexeme, or
+   * none is present), `kept` (the floor showed the rarest enough), `widened` (it added more).
+   */
+  choice: 'all' | 'kept' | 'widened';
+  /** Lexemes the pass matched on, of those a visible row contains. */
   matched: number;
   scored: number;
 }
@@ -30,21 +35,27 @@ export function bm25Idf(n: number, df: number): number {
 
 /**
  * The best k rows by BM25 among the caller's visible current rows, exactly as scoring every
- * row that contains a query lexeme would rank them, while reading only the rows that can reach
- * the top k (MaxScore, Turtle and Flood 1995):
+ * row that contains a query lexeme would rank them, while scoring only the rows that can reach
+ * the top k (MaxScore, Turtle and Flood 1995), in one scoring pass:
  *
  * 1. The statistics come first (termStatistics: O(query lexemes), exact for the caller).
  * 2. A lexeme adds at most idf * (k1 + 1) to a row's score (term frequency saturates there).
- *    Sorted rarest first, the first pass matches rows on the rarest lexemes only (summed
- *    frequency up to FIRST_PASS_ROWS) but scores each of them over every query lexeme.
- * 3. If it found k rows and the k-th score exceeds the sum of the bounds of the lexemes it did
- *    not match on, no row without a matched lexeme can enter the top k: done. Otherwise the
- *    k-th score is still a floor of the final one, so the second pass matches on the shortest
- *    prefix whose remaining bound is below it (all lexemes when it found fewer than k rows).
- * Rows tie on score and are ordered by id in every pass, as in the statement that scores all.
+ *    Sorted rarest first, the rarest lexemes whose summed frequency stays within
+ *    FIRST_PASS_ROWS (at least one) are looked at first: bm25Floor scores the rows that contain
+ *    them over those lexemes only (their ranges of the postings, nothing else) and returns the
+ *    k-th best such partial score. A partial score is at most the row's full score, so the k-th
+ *    best full score of any pass that matches on these lexemes or more is at least that floor.
+ * 3. The pass matches on the shortest prefix whose remaining bound is below the floor (every
+ *    lexeme when the floor is 0), and scores its rows over every query lexeme. No row without a
+ *    matched lexeme can then score above the pass's k-th row: it is exact.
+ * Rows tie on score and are ordered by id, as in the statement that scores all.
+ *
+ * The floor replaced a second scoring pass (the first pass scored its rows over every lexeme,
+ * and when its k-th score did not clear the bound, a wider pass read everything again): on the
+ * largest scopes that took 1.6 passes a search (docs/bench-notes/bm25-statistics.md).
  */
 export async function rankBm25(
-  access: Pick<MemoryAccess, 'termStatistics' | 'textSearch'>,
+  access: Pick<MemoryAccess, 'termStatistics' | 'textSearch' | 'bm25Floor'>,
   scope: MemoryScope,
   words: readonly string[],
   q: string,
@@ -53,7 +64,7 @@ export async function rankBm25(
 ): Promise<Bm25Ranking> {
   const stats = await access.termStatistics({ statement: 'term-stats', scope, words });
   const terms = presentTerms(stats);
-  if (stats.n === 0 || terms.length === 0) return { rows: [], passes: 0, matched: 0, scored: terms.length };
+  if (stats.n === 0 || terms.length === 0) return { rows: [], passes: 0, choice: 'all', matched: 0, scored: terms.length };
   const n = stats.n;
   const avgdl = stats.lengthSum / n;
   const lexemes = terms.map(([lexeme]) => lexeme);
@@ -62,30 +73,35 @@ export async function rankBm25(
   const rest = new Array<number>(terms.length + 1).fill(0);
   for (let i = terms.length - 1; i >= 0; i--) rest[i] = rest[i + 1] + bm25Idf(n, dfs[i]) * (BM25_K1 + 1) * (1 + BOUND_SLACK);
 
-  const pass = async (matched: number): Promise<TextStatementRow[]> =>
-    (
-      await access.textSearch({
-        statement: 'ranked-text',
-        scope,
-        lexemes,
-        dfs,
-        matchLexemes: lexemes.slice(0, matched),
-        n,
-        avgdl,
-        q,
-        k,
-      })
-    ).rows;
-
-  let matched = 1;
-  for (let rows = dfs[0]; matched < terms.length && rows + dfs[matched] <= firstPassRows; matched++) rows += dfs[matched];
-  const first = await pass(matched);
-  if (matched === terms.length) return { rows: first, passes: 1, matched, scored: terms.length };
-  const floor = first.length === k ? first[k - 1].textRank : 0;
-  if (floor > rest[matched]) return { rows: first, passes: 1, matched, scored: terms.length };
-  let widened = matched;
-  while (widened < terms.length && rest[widened] >= floor) widened++;
-  return { rows: await pass(widened), passes: 2, matched: widened, scored: terms.length };
+  let first = 1;
+  for (let rows = dfs[0]; first < terms.length && rows + dfs[first] <= firstPassRows; first++) rows += dfs[first];
+  let matched = first;
+  if (first < terms.length) {
+    const floor = await access.bm25Floor({
+      statement: 'bm25-floor',
+      scope,
+      lexemes,
+      dfs,
+      matchLexemes: lexemes.slice(0, first),
+      n,
+      avgdl,
+      k,
+    });
+    while (matched < terms.length && rest[matched] >= floor) matched++;
+  }
+  const { rows } = await access.textSearch({
+    statement: 'ranked-text',
+    scope,
+    lexemes,
+    dfs,
+    matchLexemes: lexemes.slice(0, matched),
+    n,
+    avgdl,
+    q,
+    k,
+  });
+  const choice = first === terms.length ? 'all' : matched === first ? 'kept' : 'widened';
+  return { rows, passes: 1, choice, matched, scored: terms.length };
 }
 
 /** The query's lexemes that some visible row contains, rarest first (ties by lexeme, so the order never depends on the map). */

@@ -291,6 +291,7 @@ export class VectorSearch {
       // The current rows, unfiltered: statistics kept at write time (bm25-ranking.ts).
       const ranking = await rankBm25(this.access, scope, words, toVectorLiteral(embedding), k);
       span.setAttribute('atrium.bm25.passes', ranking.passes);
+      span.setAttribute('atrium.bm25.choice', ranking.choice);
       span.setAttribute('atrium.bm25.matched_lexemes', ranking.matched);
       span.setAttribute('atrium.bm25.lexemes', ranking.scored);
       return ranking.rows;

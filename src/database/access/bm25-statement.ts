@@ -18,11 +18,13 @@ import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
  *   rows (the GIN index on content_tsv finds them) unnested to their query lexemes. Large scopes
  *   reuse N and avgdl for a minute (Bm25Population).
  *
- * A row's score is the sum of its lexemes' terms, each rounded to a multiple of 1e-12 and added
+ * A row's score is the sum of its lexemes' terms, each rounded to a multiple of 1e-7 and added
  * as integers (orderFreeSum): a sum of doubles depends on the order in which the plan brings
  * the terms, so two plans (a pruned and a full pass, bm25-ranking.ts) could rank two tying rows
- * apart by one unit in the last place. Integers add exactly in any order, and cost less than
- * the `numeric` sum that did the same before (a numeric per matching lexeme).
+ * apart by one unit in the last place. Integers add exactly in any order. The terms are
+ * `integer`, whose sum PostgreSQL keeps in a plain 64-bit value; a `bigint` sum keeps a
+ * 128-bit state allocated for every row being scored, and a `numeric` one (the first version)
+ * a numeric per term.
  *
  * Lexemes are PostgreSQL's `english` configuration (stemmed, stop words removed); a memory's
  * length is its number of distinct lexemes (`length(tsvector)`), its term frequency the
@@ -36,13 +38,18 @@ import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 export const BM25_K1 = 0.9;
 export const BM25_B = 0.4;
 
-/** Quantum of a BM25 term in the order-free sum: far below any score difference that matters (scores are ~0.1-100). */
-const SCORE_QUANTUM = 1e12;
+/**
+ * Quantum of a BM25 term in the order-free sum: far below any score difference that matters
+ * (scores are ~0.1-100), and coarse enough for a term to fit an `integer`. A term is below
+ * idf * (k1 + 1), and idf below ln(2N + 2): under 41, or 4.1e8 quanta, for N up to 10^9 rows
+ * in one scope, against the integer's 2.1e9.
+ */
+const SCORE_QUANTUM = 1e7;
 
 /**
  * `sum(term)` over a group, the same whatever order the rows come in: each term rounded to a
- * multiple of 1/SCORE_QUANTUM as a bigint (PostgreSQL sums those exactly, in 128 bits), then
- * scaled back to a double once per group.
+ * multiple of 1/SCORE_QUANTUM as an integer (PostgreSQL sums those exactly into a bigint),
+ * then scaled back to a double once per group.
  */
 function orderFreeSum(term: string): string {
   return fromQuanta(`sum(${toQuanta(term)})`);
@@ -50,7 +57,7 @@ function orderFreeSum(term: string): string {
 
 /** A term as a whole number of quanta. */
 function toQuanta(term: string): string {
-  return `CAST(round((${term}) * ${SCORE_QUANTUM}) AS bigint)`;
+  return `CAST(round((${term}) * ${SCORE_QUANTUM}) AS integer)`;
 }
 
 /** A sum of quanta back to a score. */
@@ -192,6 +199,49 @@ export function rankedTextStatement<T extends ObjectLiteral>(expiring: SelectQue
     .addSelect('t.content_tsv', 'tsv')
     .andWhere('t.expires_at IS NOT NULL')
     .andWhere('t.content_tsv @@ CAST(:bm25_tsq AS tsquery)');
+  return `${matchedPostings(classes)}, hits AS (
+      SELECT m.id, m.score FROM matched m
+      UNION ALL
+      -- The other scored lexemes of the matched rows: the same ranges of the same index, kept
+      -- for the matched memories only (each memory has one class row the caller reads). A range
+      -- per lexeme costs less than a lookup per matched memory (~0.5 against ~10 µs a row).
+      SELECT r.memory_id, ${termScore('w', 'r.tf', 'r.dl')}
+        FROM terms w
+        CROSS JOIN LATERAL (
+          SELECT r.memory_id, r.tf, r.dl FROM memory_postings r WHERE ${classes('r')} AND r.lexeme = w.lexeme OFFSET 0) r
+       WHERE w.lexeme = ANY(CAST(:bm25_rest AS text[])) AND r.memory_id IN (SELECT id FROM matched)
+         AND cardinality(CAST(:bm25_rest AS text[])) > 0 -- a one-time filter, so a full pass builds no hash of the matched rows
+      UNION ALL
+      SELECT h.id, ${termScore('w', 'cardinality(u.positions)', 'length(h.tsv)')}
+        FROM (${expiring.getQuery()}) h CROSS JOIN LATERAL unnest(h.tsv) u JOIN terms w ON w.lexeme = u.lexeme
+    )
+    SELECT h.id AS id, ${fromQuanta('sum(h.score)')} AS text_rank,
+           min(CAST(:bm25_n AS double precision)) AS bm25_n, min(CAST(:bm25_avgdl AS double precision)) AS bm25_avgdl
+    FROM hits h
+    GROUP BY h.id ORDER BY text_rank DESC, h.id LIMIT :bm25_k`;
+}
+
+/**
+ * One posting's BM25 term in quanta (orderFreeSum's integer), with the idf of `terms` row
+ * `alias`: the expression bm25Statement sums, on the same double precision values, so both
+ * statements score a row alike to the last bit. Computed where the posting is read, the pass
+ * aggregates one integer a posting instead of joining each to its lexeme's idf first (~10% of
+ * a pass on the largest scopes, docs/bench-notes/bm25-statistics.md).
+ */
+function termScore(alias: string, tf: string, dl: string): string {
+  const f = `CAST(${tf} AS double precision)`;
+  const d = `CAST(${dl} AS double precision)`;
+  return toQuanta(
+    `${alias}.idf * ${f} * ${BM25_K1 + 1} / (${f} + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * ${d} / greatest(CAST(:bm25_avgdl AS double precision), 1)))`,
+  );
+}
+
+/**
+ * The CTEs `terms` (each scored lexeme of `:bm25_lexemes` with its idf from `:bm25_dfs` and
+ * `:bm25_n`) and `matched` (id, score: every posting of the caller's classes for a lexeme of
+ * `:bm25_match`, scored as termScore), shared by the ranked pass and its floor.
+ */
+function matchedPostings(classes: (alias: string) => string): string {
   return `WITH terms AS (
       SELECT x.lexeme, ln(1 + (CAST(:bm25_n AS double precision) - x.df + 0.5) / (x.df + 0.5)) AS idf
         FROM unnest(CAST(:bm25_lexemes AS text[]), CAST(:bm25_dfs AS double precision[])) AS x(lexeme, df)
@@ -206,40 +256,22 @@ export function rankedTextStatement<T extends ObjectLiteral>(expiring: SelectQue
           SELECT p.memory_id, p.tf, p.dl FROM memory_postings p
            WHERE ${classes('p')} AND p.lexeme = w.lexeme OFFSET 0) p
        WHERE w.lexeme = ANY(CAST(:bm25_match AS text[]))
-    ), hits AS (
-      SELECT m.id, m.score FROM matched m
-      UNION ALL
-      -- The other scored lexemes of the matched rows: the same ranges of the same index, kept
-      -- for the matched memories only (each memory has one class row the caller reads). A range
-      -- per lexeme costs less than a lookup per matched memory (~0.5 against ~10 µs a row).
-      SELECT r.memory_id, ${termScore('w', 'r.tf', 'r.dl')}
-        FROM terms w
-        CROSS JOIN LATERAL (
-          SELECT r.memory_id, r.tf, r.dl FROM memory_postings r WHERE ${classes('r')} AND r.lexeme = w.lexeme OFFSET 0) r
-       WHERE w.lexeme = ANY(CAST(:bm25_rest AS text[])) AND r.memory_id IN (SELECT id FROM matched)
-      UNION ALL
-      SELECT h.id, ${termScore('w', 'cardinality(u.positions)', 'length(h.tsv)')}
-        FROM (${expiring.getQuery()}) h CROSS JOIN LATERAL unnest(h.tsv) u JOIN terms w ON w.lexeme = u.lexeme
-    )
-    SELECT h.id AS id, ${fromQuanta('sum(h.score)')} AS text_rank,
-           min(CAST(:bm25_n AS double precision)) AS bm25_n, min(CAST(:bm25_avgdl AS double precision)) AS bm25_avgdl
-    FROM hits h
-    GROUP BY h.id ORDER BY text_rank DESC, h.id LIMIT :bm25_k`;
+    )`;
 }
 
 /**
- * One posting's BM25 term in quanta (orderFreeSum's bigint), with the idf of `terms` row
- * `alias`: the expression bm25Statement sums, on the same double precision values, so both
- * statements score a row alike to the last bit. Computed where the posting is read, the pass
- * aggregates one bigint a posting instead of joining each to its lexeme's idf first (~10% of
- * a pass on the largest scopes, docs/bench-notes/bm25-statistics.md).
+ * MaxScore's first look (retrieval/bm25-ranking.ts): the k-th best score among the caller's
+ * visible current rows that contain a lexeme of `:bm25_match`, each scored over those lexemes
+ * only (0 when fewer than k rows contain one). Every such partial score is at most the row's
+ * full score, so this is at most the k-th best full score of any pass that matches on these
+ * lexemes or more: a floor that only reads the matched lexemes' ranges. Rows with an expiry
+ * are left out (a floor over fewer rows is still a floor).
  */
-function termScore(alias: string, tf: string, dl: string): string {
-  const f = `CAST(${tf} AS double precision)`;
-  const d = `CAST(${dl} AS double precision)`;
-  return toQuanta(
-    `${alias}.idf * ${f} * ${BM25_K1 + 1} / (${f} + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * ${d} / greatest(CAST(:bm25_avgdl AS double precision), 1)))`,
-  );
+export function bm25FloorStatement(classes: (alias: string) => string): string {
+  return `${matchedPostings(classes)}
+    SELECT COALESCE((
+      SELECT ${fromQuanta('g.score')} FROM (SELECT sum(m.score) AS score FROM matched m GROUP BY m.id) g
+       ORDER BY g.score DESC OFFSET CAST(:bm25_k AS integer) - 1 LIMIT 1), 0) AS floor`;
 }
 
 /** A tsquery that matches any of `lexemes` as they are (quoted: no dictionary runs on them again). */

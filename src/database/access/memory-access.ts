@@ -14,7 +14,14 @@ import { appendAuditEvents, auditInsert, type AuditEvent } from '../audit/audit-
 import { EpisodeEntity } from '../entities/episode.entity';
 import { LessonEntity } from '../entities/lesson.entity';
 import { MemoryEntity } from '../entities/memory.entity';
-import { bm25Statement, rankedTextStatement, termStatsStatement, toTermStatistics, type TermStatistics } from './bm25-statement';
+import {
+  bm25FloorStatement,
+  bm25Statement,
+  rankedTextStatement,
+  termStatsStatement,
+  toTermStatistics,
+  type TermStatistics,
+} from './bm25-statement';
 import { eraseSubject, SUBJECT_LOCK_KEY, type ErasureReceipt, type ErasureSubject } from './erasure';
 import { hnswSessionSettings } from './hnsw-settings';
 import { checkLessonStatement } from './lesson-statement';
@@ -34,6 +41,7 @@ import {
   searchFilterValues,
   shapeKeyOf,
   timeOf,
+  type Bm25FloorPlan,
   type FullTextPlan,
   type RankedTextPlan,
   type RecordPlan,
@@ -348,6 +356,13 @@ export class MemoryAccess {
     return toTermStatistics(await this.run(shape, values));
   }
 
+  /** A floor of the k-th best BM25 score over the matched lexemes (bm25-statement.ts, bm25FloorStatement). */
+  async bm25Floor(plan: Bm25FloorPlan): Promise<number> {
+    const [shape, values] = this.prepare(plan);
+    const [row] = await this.run<{ floor: number | string }>(shape, values);
+    return Number(row.floor);
+  }
+
   /**
    * Memory records (the row and its access counts, from memory_access_counts) that the plan's
    * scope may read: by id, by ids, or one page of the list, newest first.
@@ -421,6 +436,8 @@ export class MemoryAccess {
         // The k rows themselves through the door: the postings choose them, the predicate still decides.
         return textStatementSql(ranked, this.scoped(plan.scope, purpose, 'v', time).select('v.id', 'id').getQuery());
       }
+      case 'bm25-floor':
+        return bm25FloorStatement((alias) => termStatsCondition(alias, plan.scope));
       case 'record-by-id':
         return this.recordSelect(plan.scope, purpose, time).andWhere('m.id = :id').getQuery();
       case 'records-by-ids':

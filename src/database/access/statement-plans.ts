@@ -95,6 +95,22 @@ export interface RankedTextPlan {
   k: number;
 }
 
+/**
+ * A lower bound of the k-th best BM25 score among the visible current rows that contain one of
+ * `matchLexemes` (bm25-statement.ts, bm25FloorStatement): their postings scored over the matched
+ * lexemes only. MaxScore's cheap first look (retrieval/bm25-ranking.ts).
+ */
+export interface Bm25FloorPlan {
+  statement: 'bm25-floor';
+  scope: MemoryScope;
+  lexemes: readonly string[];
+  dfs: readonly number[];
+  matchLexemes: readonly string[];
+  n: number;
+  avgdl: number;
+  k: number;
+}
+
 /** Record filters of a list (user scope only; the caller decides which apply, spec 4.2.6). */
 export interface RecordFilters {
   sourceSite?: string;
@@ -107,7 +123,7 @@ export type RecordPlan =
   | { statement: 'records-by-ids'; scope: MemoryScope; ids: readonly string[]; time?: ReadTime }
   | { statement: 'record-page'; scope: MemoryScope; filters: RecordFilters; limit: number; offset: number; time?: ReadTime };
 
-export type StatementPlan = VectorPlan | FullTextPlan | TermStatsPlan | RankedTextPlan | RecordPlan;
+export type StatementPlan = VectorPlan | FullTextPlan | TermStatsPlan | RankedTextPlan | Bm25FloorPlan | RecordPlan;
 
 /** The purpose a plan reads under. */
 export function purposeOf(plan: StatementPlan): AccessPurpose {
@@ -119,6 +135,7 @@ export function purposeOf(plan: StatementPlan): AccessPurpose {
     case 'full-text':
     case 'term-stats':
     case 'ranked-text':
+    case 'bm25-floor':
     case 'records-by-ids':
     case 'record-page':
       return 'read';
@@ -136,6 +153,7 @@ export function timeOf(plan: StatementPlan): ReadTime {
       return plan.filters.asOf ? { kind: 'as-of', at: plan.filters.asOf } : CURRENT;
     case 'term-stats':
     case 'ranked-text':
+    case 'bm25-floor':
       return CURRENT;
     case 'record-by-id':
     case 'records-by-ids':
@@ -186,6 +204,7 @@ export function shapeKeyOf(plan: StatementPlan): string {
       return [plan.statement, scope, present(searchFilterValues(plan.filters), SEARCH_FILTERS)].join('|');
     case 'term-stats':
     case 'ranked-text':
+    case 'bm25-floor':
     case 'record-by-id':
     case 'records-by-ids':
       return [plan.statement, scope].join('|');
@@ -226,6 +245,15 @@ export function planValues(plan: StatementPlan): Record<string, unknown> {
         bm25_avgdl: plan.avgdl,
         bm25_k: plan.k,
         q: plan.q,
+      };
+    case 'bm25-floor':
+      return {
+        bm25_match: [...plan.matchLexemes],
+        bm25_lexemes: [...plan.lexemes],
+        bm25_dfs: [...plan.dfs],
+        bm25_n: plan.n,
+        bm25_avgdl: plan.avgdl,
+        bm25_k: plan.k,
       };
     case 'record-by-id':
       return { id: plan.id };
