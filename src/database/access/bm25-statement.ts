@@ -193,32 +193,44 @@ export function toTermStatistics(rows: { lexeme: string; docs: number | string; 
  * themselves through the door (textStatementSql with a scoped builder), so a row the postings
  * named wrongly could only be dropped, never shown.
  */
-export function rankedTextStatement<T extends ObjectLiteral>(expiring: SelectQueryBuilder<T>, classes: (alias: string) => string): string {
+export function rankedTextStatement<T extends ObjectLiteral>(
+  expiring: SelectQueryBuilder<T>,
+  classes: (alias: string) => string,
+  rest: boolean,
+): string {
   expiring
     .select('t.id', 'id')
     .addSelect('t.content_tsv', 'tsv')
     .andWhere('t.expires_at IS NOT NULL')
     .andWhere('t.content_tsv @@ CAST(:bm25_tsq AS tsquery)');
+  const branches = [
+    'SELECT m.id, m.score FROM matched m',
+    ...(rest ? [otherLexemes(classes)] : []),
+    `SELECT h.id, ${termScore('w', 'cardinality(u.positions)', 'length(h.tsv)')}
+        FROM (${expiring.getQuery()}) h CROSS JOIN LATERAL unnest(h.tsv) u JOIN terms w ON w.lexeme = u.lexeme`,
+  ];
   return `${matchedPostings(classes)}, hits AS (
-      SELECT m.id, m.score FROM matched m
-      UNION ALL
-      -- The other scored lexemes of the matched rows: the same ranges of the same index, kept
-      -- for the matched memories only (each memory has one class row the caller reads). A range
-      -- per lexeme costs less than a lookup per matched memory (~0.5 against ~10 µs a row).
-      SELECT r.memory_id, ${termScore('w', 'r.tf', 'r.dl')}
-        FROM terms w
-        CROSS JOIN LATERAL (
-          SELECT r.memory_id, r.tf, r.dl FROM memory_postings r WHERE ${classes('r')} AND r.lexeme = w.lexeme OFFSET 0) r
-       WHERE w.lexeme = ANY(CAST(:bm25_rest AS text[])) AND r.memory_id IN (SELECT id FROM matched)
-         AND cardinality(CAST(:bm25_rest AS text[])) > 0 -- a one-time filter, so a full pass builds no hash of the matched rows
-      UNION ALL
-      SELECT h.id, ${termScore('w', 'cardinality(u.positions)', 'length(h.tsv)')}
-        FROM (${expiring.getQuery()}) h CROSS JOIN LATERAL unnest(h.tsv) u JOIN terms w ON w.lexeme = u.lexeme
+      ${branches.join('\n      UNION ALL\n      ')}
     )
     SELECT h.id AS id, ${fromQuanta('sum(h.score)')} AS text_rank,
            min(CAST(:bm25_n AS double precision)) AS bm25_n, min(CAST(:bm25_avgdl AS double precision)) AS bm25_avgdl
     FROM hits h
     GROUP BY h.id ORDER BY text_rank DESC, h.id LIMIT :bm25_k`;
+}
+
+/**
+ * The other scored lexemes of the matched rows (rankedTextStatement with `rest`): the same
+ * ranges of the same index, kept for the matched memories only (each memory has one class row
+ * the caller reads). A range per lexeme costs less than a lookup per matched memory (~0.5
+ * against ~10 µs a row). A pass that matches on every lexeme leaves this branch out, so its
+ * matched rows are read once and not kept aside for a semi-join.
+ */
+function otherLexemes(classes: (alias: string) => string): string {
+  return `SELECT r.memory_id, ${termScore('w', 'r.tf', 'r.dl')}
+        FROM terms w
+        CROSS JOIN LATERAL (
+          SELECT r.memory_id, r.tf, r.dl FROM memory_postings r WHERE ${classes('r')} AND r.lexeme = w.lexeme OFFSET 0) r
+       WHERE w.lexeme = ANY(CAST(:bm25_rest AS text[])) AND r.memory_id IN (SELECT id FROM matched)`;
 }
 
 /**

@@ -38,6 +38,7 @@ import {
 import {
   planValues,
   purposeOf,
+  scoresRest,
   searchFilterValues,
   shapeKeyOf,
   timeOf,
@@ -432,7 +433,11 @@ export class MemoryAccess {
       case 'term-stats':
         return termStatsStatement(this.scoped(plan.scope, purpose, 'e', time), termStatsCondition('s', plan.scope));
       case 'ranked-text': {
-        const ranked = rankedTextStatement(this.scoped(plan.scope, purpose, 't', time), (alias) => termStatsCondition(alias, plan.scope));
+        const ranked = rankedTextStatement(
+          this.scoped(plan.scope, purpose, 't', time),
+          (alias) => termStatsCondition(alias, plan.scope),
+          scoresRest(plan),
+        );
         // The k rows themselves through the door: the postings choose them, the predicate still decides.
         return textStatementSql(ranked, this.scoped(plan.scope, purpose, 'v', time).select('v.id', 'id').getQuery());
       }

@@ -202,8 +202,9 @@ export function shapeKeyOf(plan: StatementPlan): string {
       return [plan.statement, scope, present(searchFilterValues(plan.filters), SEARCH_FILTERS), ...vectorParts(plan)].join('|');
     case 'full-text':
       return [plan.statement, scope, present(searchFilterValues(plan.filters), SEARCH_FILTERS)].join('|');
-    case 'term-stats':
     case 'ranked-text':
+      return [plan.statement, scope, scoresRest(plan)].join('|');
+    case 'term-stats':
     case 'bm25-floor':
     case 'record-by-id':
     case 'records-by-ids':
@@ -214,6 +215,9 @@ export function shapeKeyOf(plan: StatementPlan): string {
       return assertNever(plan);
   }
 }
+
+/** Whether a ranked pass matches on fewer lexemes than it scores (its statement then reads the others' postings for the matched rows). */
+export const scoresRest = (plan: RankedTextPlan): boolean => plan.matchLexemes.length < plan.lexemes.length;
 
 const vectorParts = (plan: VectorPlan): boolean[] => [plan.gate !== null, plan.liveKeyId !== null];
 
@@ -238,7 +242,7 @@ export function planValues(plan: StatementPlan): Record<string, unknown> {
       return {
         bm25_tsq: lexemeQuery(plan.matchLexemes),
         bm25_match: [...plan.matchLexemes],
-        bm25_rest: plan.lexemes.filter((lexeme) => !plan.matchLexemes.includes(lexeme)),
+        ...(scoresRest(plan) ? { bm25_rest: plan.lexemes.filter((lexeme) => !plan.matchLexemes.includes(lexeme)) } : {}),
         bm25_lexemes: [...plan.lexemes],
         bm25_dfs: [...plan.dfs],
         bm25_n: plan.n,
