@@ -9,6 +9,7 @@ import {
   existingTenantGraphs,
   importedLately,
   reconcileTenantGraphs,
+  TENANT_GRAPH_EF_CONSTRUCTION,
   tenantGraphName,
   type TenantScope,
 } from '../../src/database/maintenance/tenant-graphs';
@@ -168,6 +169,8 @@ if (!isPostgresRun()) {
         [name],
       );
       expect(rows[0].def).toContain('USING hnsw (embedding vector_cosine_ops)');
+      // Built with the larger candidate list (tenant-graphs.ts), not pgvector's default of 64.
+      expect(rows[0].def).toContain(`WITH (ef_construction='${TENANT_GRAPH_EF_CONSTRUCTION}')`);
       expect(rows[0].def).toContain(`user_id = '${userScope.user_id}'`);
       expect(rows[0].def).toContain('workspace_id IS NULL');
 

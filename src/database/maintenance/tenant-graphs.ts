@@ -40,6 +40,12 @@ import { tenantRowConditions } from '../access/visibility';
 export const TENANT_GRAPH_PREFIX = 'memories_tg_';
 /** Advisory lock held by the instance that reconciles the graphs. */
 const RECONCILE_LOCK = 7_163_700_160;
+/**
+ * The candidate list while a graph is built (pgvector's default is 64). A larger one links
+ * each row to better neighbours, so a search at the same hnsw.ef_search finds more of the true
+ * ones; it costs build time only, in the background. docs/scaling.md has the recall behind it.
+ */
+export const TENANT_GRAPH_EF_CONSTRUCTION = 128;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface TenantScope {
@@ -195,7 +201,7 @@ export async function reconcileTenantGraphs(client: Client, options: ReconcileOp
       const started = Date.now();
       await client.query(
         `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${escapeIdentifier(name)} ON ${escapeIdentifier(partition)}` +
-          ` USING hnsw (embedding vector_cosine_ops) WHERE ${tenantGraphPredicate(scope)}`,
+          ` USING hnsw (embedding vector_cosine_ops) WITH (ef_construction = ${TENANT_GRAPH_EF_CONSTRUCTION}) WHERE ${tenantGraphPredicate(scope)}`,
       );
       const scopeText = scope.workspaceId === null ? `user ${scope.userId}` : `user ${scope.userId}, workspace ${scope.workspaceId}`;
       await client.query(`COMMENT ON INDEX ${escapeIdentifier(name)} IS ${escapeLiteral(`tenant graph: ${scopeText}`)}`);
