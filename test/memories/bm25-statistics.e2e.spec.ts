@@ -326,6 +326,42 @@ describe('BM25 statistics kept at write time', () => {
     expect([...choices]).toEqual(expect.arrayContaining(['kept', 'widened']));
   });
 
+  it('take the floor from rows the read predicate lets through: postings naming rows nobody can read lower it to 0, never raise it', async () => {
+    const user = newUser('floor');
+    const vector = toVectorLiteral(new Array<number>(dims).fill(0.1));
+    for (let i = 0; i < 12; i++) {
+      await t.dataSource.query(
+        `INSERT INTO memories (id, user_id, content, source_site, embedding) VALUES ($1, $2, $3, 'test', CAST($4 AS vector))`,
+        [newId(), user, `amber ${VOCABULARY[i % VOCABULARY.length]} basalt`, vector],
+      );
+    }
+    const scope: MemoryScope = { kind: 'user', userId: user };
+    const stats = await access.termStatistics({ statement: 'term-stats', scope, words: ['amber'] });
+    const floorOf = () =>
+      access.bm25Floor({
+        statement: 'bm25-floor',
+        scope,
+        lexemes: ['amber'],
+        dfs: [stats.df.get('amber') as number],
+        matchLexemes: ['amber'],
+        n: stats.n,
+        avgdl: stats.lengthSum / stats.n,
+        k: 10,
+      });
+    const honest = await floorOf();
+    expect(honest).toBeGreaterThan(0);
+    // Ten postings that score above every real row, for memories that do not exist: the ten best
+    // are then rows the door drops, and the floor falls to 0 (read from the postings alone, it
+    // would have risen to the bogus rows' score and let a pass stop too early).
+    await t.dataSource.query(
+      `INSERT INTO memory_postings (user_id, workspace_id, agent_id, grantee_agent_id, class, lexeme, memory_id, tf, dl)
+       SELECT user_id, workspace_id, agent_id, grantee_agent_id, class, lexeme, gen_random_uuid(), 40, 3
+         FROM memory_postings WHERE user_id = $1 AND lexeme = 'amber' LIMIT 10`,
+      [user],
+    );
+    expect(await floorOf()).toBe(0);
+  });
+
   it("rank a workspace from the postings exactly as the per-query statement ranks each agent's visible rows (private, restricted, granted, expiring)", async () => {
     const user = newUser('postings');
     const workspaceId = newId();

@@ -277,13 +277,15 @@ function matchedPostings(classes: (alias: string) => string): string {
  * only (0 when fewer than k rows contain one). Every such partial score is at most the row's
  * full score, so this is at most the k-th best full score of any pass that matches on these
  * lexemes or more: a floor that only reads the matched lexemes' ranges. Rows with an expiry
- * are left out (a floor over fewer rows is still a floor).
+ * are left out (a floor over fewer rows is still a floor). The k best rows are read back
+ * through the door (`visibleIds`, a scoped builder's ids), and the floor is 0 unless all k
+ * are there: a posting that named a row wrongly could lower the floor, never raise it.
  */
-export function bm25FloorStatement(classes: (alias: string) => string): string {
-  return `${matchedPostings(classes)}
-    SELECT COALESCE((
-      SELECT ${fromQuanta('g.score')} FROM (SELECT sum(m.score) AS score FROM matched m GROUP BY m.id) g
-       ORDER BY g.score DESC OFFSET CAST(:bm25_k AS integer) - 1 LIMIT 1), 0) AS floor`;
+export function bm25FloorStatement(classes: (alias: string) => string, visibleIds: string): string {
+  return `${matchedPostings(classes)}, best AS (
+      SELECT m.id, sum(m.score) AS score FROM matched m GROUP BY m.id ORDER BY score DESC LIMIT :bm25_k)
+    SELECT CASE WHEN count(*) = CAST(:bm25_k AS integer) THEN ${fromQuanta('min(b.score)')} ELSE 0 END AS floor
+      FROM best b JOIN (${visibleIds}) v ON v.id = b.id`;
 }
 
 /** A tsquery that matches any of `lexemes` as they are (quoted: no dictionary runs on them again). */

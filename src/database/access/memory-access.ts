@@ -442,7 +442,10 @@ export class MemoryAccess {
         return textStatementSql(ranked, this.scoped(plan.scope, purpose, 'v', time).select('v.id', 'id').getQuery());
       }
       case 'bm25-floor':
-        return bm25FloorStatement((alias) => termStatsCondition(alias, plan.scope));
+        return bm25FloorStatement(
+          (alias) => termStatsCondition(alias, plan.scope),
+          this.scoped(plan.scope, purpose, 'v', time).select('v.id', 'id').getQuery(),
+        );
       case 'record-by-id':
         return this.recordSelect(plan.scope, purpose, time).andWhere('m.id = :id').getQuery();
       case 'records-by-ids':
