@@ -20,8 +20,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * Kept by triggers: the memory trigger of memory_term_stats (its function is replaced here, so
  * one call keeps both) takes a memory's rows out when it stops being counted or changes what
  * decides its class, and puts them back with its new values; a trigger on grants, beside the
- * statistics' one, adds or removes the grantee's class-2 rows. TRUNCATE and the rebuild used after a bulk load (atrium_rebuild_term_stats)
- * cover them too. Reading every memory once takes longer than the statement timeout on a
+ * statistics' one, adds or removes the grantee's class-2 rows. TRUNCATE and the rebuild used
+ * after a bulk load (atrium_rebuild_term_stats) cover them too. Reading every memory once takes longer than the statement timeout on a
  * large table: the migration lifts it for its transaction.
  */
 export class MemoryPostings1763700600000 implements MigrationInterface {

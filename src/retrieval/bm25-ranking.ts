@@ -76,30 +76,12 @@ export async function rankBm25(
   let first = 1;
   for (let rows = dfs[0]; first < terms.length && rows + dfs[first] <= firstPassRows; first++) rows += dfs[first];
   let matched = first;
+  const input = { scope, lexemes, dfs, n, avgdl, k };
   if (first < terms.length) {
-    const floor = await access.bm25Floor({
-      statement: 'bm25-floor',
-      scope,
-      lexemes,
-      dfs,
-      matchLexemes: lexemes.slice(0, first),
-      n,
-      avgdl,
-      k,
-    });
+    const floor = await access.bm25Floor({ statement: 'bm25-floor', ...input, matchLexemes: lexemes.slice(0, first) });
     while (matched < terms.length && rest[matched] >= floor) matched++;
   }
-  const { rows } = await access.textSearch({
-    statement: 'ranked-text',
-    scope,
-    lexemes,
-    dfs,
-    matchLexemes: lexemes.slice(0, matched),
-    n,
-    avgdl,
-    q,
-    k,
-  });
+  const { rows } = await access.textSearch({ statement: 'ranked-text', ...input, matchLexemes: lexemes.slice(0, matched), q });
   const choice = first === terms.length ? 'all' : matched === first ? 'kept' : 'widened';
   return { rows, passes: 1, choice, matched, scored: terms.length };
 }

@@ -79,20 +79,28 @@ export interface TermStatsPlan {
 }
 
 /**
- * BM25 with the statistics a TermStatsPlan read (bm25-statement.ts, rankedTextStatement): the
- * visible current rows containing one of `matchLexemes`, scored over `lexemes` (with `dfs`),
- * best k, with each row's distance to `q`.
+ * What a BM25 statement over the postings needs from a TermStatsPlan's statistics: the query's
+ * present `lexemes` (rarest first) with their `dfs`, the `matchLexemes` (a prefix of them) whose
+ * rows it reads, N, the average length, and k.
  */
-export interface RankedTextPlan {
-  statement: 'ranked-text';
+export interface Bm25PassInput {
   scope: MemoryScope;
   lexemes: readonly string[];
   dfs: readonly number[];
   matchLexemes: readonly string[];
   n: number;
   avgdl: number;
-  q: string;
   k: number;
+}
+
+/**
+ * BM25 with the statistics a TermStatsPlan read (bm25-statement.ts, rankedTextStatement): the
+ * visible current rows containing one of `matchLexemes`, scored over `lexemes` (with `dfs`),
+ * best k, with each row's distance to `q`.
+ */
+export interface RankedTextPlan extends Bm25PassInput {
+  statement: 'ranked-text';
+  q: string;
 }
 
 /**
@@ -100,15 +108,8 @@ export interface RankedTextPlan {
  * `matchLexemes` (bm25-statement.ts, bm25FloorStatement): their postings scored over the matched
  * lexemes only. MaxScore's cheap first look (retrieval/bm25-ranking.ts).
  */
-export interface Bm25FloorPlan {
+export interface Bm25FloorPlan extends Bm25PassInput {
   statement: 'bm25-floor';
-  scope: MemoryScope;
-  lexemes: readonly string[];
-  dfs: readonly number[];
-  matchLexemes: readonly string[];
-  n: number;
-  avgdl: number;
-  k: number;
 }
 
 /** Record filters of a list (user scope only; the caller decides which apply, spec 4.2.6). */
@@ -216,6 +217,18 @@ export function shapeKeyOf(plan: StatementPlan): string {
   }
 }
 
+/** The named values every BM25 statement over the postings takes (bm25-statement.ts, matchedPostings). */
+function bm25PassValues(plan: Bm25PassInput): Record<string, unknown> {
+  return {
+    bm25_match: [...plan.matchLexemes],
+    bm25_lexemes: [...plan.lexemes],
+    bm25_dfs: [...plan.dfs],
+    bm25_n: plan.n,
+    bm25_avgdl: plan.avgdl,
+    bm25_k: plan.k,
+  };
+}
+
 /** Whether a ranked pass matches on fewer lexemes than it scores (its statement then reads the others' postings for the matched rows). */
 export const scoresRest = (plan: RankedTextPlan): boolean => plan.matchLexemes.length < plan.lexemes.length;
 
@@ -240,25 +253,13 @@ export function planValues(plan: StatementPlan): Record<string, unknown> {
       return { bm25_text: plan.words.join(' ') };
     case 'ranked-text':
       return {
+        ...bm25PassValues(plan),
         bm25_tsq: lexemeQuery(plan.matchLexemes),
-        bm25_match: [...plan.matchLexemes],
         ...(scoresRest(plan) ? { bm25_rest: plan.lexemes.filter((lexeme) => !plan.matchLexemes.includes(lexeme)) } : {}),
-        bm25_lexemes: [...plan.lexemes],
-        bm25_dfs: [...plan.dfs],
-        bm25_n: plan.n,
-        bm25_avgdl: plan.avgdl,
-        bm25_k: plan.k,
         q: plan.q,
       };
     case 'bm25-floor':
-      return {
-        bm25_match: [...plan.matchLexemes],
-        bm25_lexemes: [...plan.lexemes],
-        bm25_dfs: [...plan.dfs],
-        bm25_n: plan.n,
-        bm25_avgdl: plan.avgdl,
-        bm25_k: plan.k,
-      };
+      return bm25PassValues(plan);
     case 'record-by-id':
       return { id: plan.id };
     case 'records-by-ids':
