@@ -4,6 +4,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
 import { DomainError } from '../common/errors/domain-error';
+import { isDatabaseUnavailable } from '../database/database-errors';
 import { MetricsService } from '../metrics/metrics.service';
 import { mcpCallerOf } from './mcp-caller';
 import { ServiceToolBackends } from './service-backend';
@@ -39,8 +40,12 @@ export class McpController {
   ) {
     this.observer = {
       called: (tool, outcome) => metrics.mcpToolCalls.inc({ tool, outcome }),
+      // A lost database connection is the database's state, not a fault of the service: a
+      // warning, as the HTTP routes answer it with a 503 and no error line.
       failed: (tool, error) =>
-        this.logger.error(`tool ${tool} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+        isDatabaseUnavailable(error)
+          ? this.logger.warn(`tool ${tool} failed: the database is unavailable (${error instanceof Error ? error.message : String(error)})`)
+          : this.logger.error(`tool ${tool} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
     };
   }
 
