@@ -20,6 +20,7 @@ export const TENANT_TABLES = [
   'memory_access_counts',
   'memory_versions',
   'memory_term_stats',
+  'memory_term_changes',
   'memory_postings',
   'lessons',
 ];

@@ -14,6 +14,7 @@ import { EmbeddedByIndex1763700300000 } from './1763700300000-embedded-by-index'
 import { MemoryTermStats1763700400000 } from './1763700400000-memory-term-stats';
 import { PartitionGraphOutOfWrites1763700500000 } from './1763700500000-partition-graph-out-of-writes';
 import { MemoryPostings1763700600000 } from './1763700600000-memory-postings';
+import { TermStatsChanges1763700700000 } from './1763700700000-term-stats-changes';
 
 /**
  * Every migration, oldest first. Listed explicitly (not globbed) so the app, the CLI and the
@@ -36,4 +37,5 @@ export const ALL_MIGRATIONS = [
   MemoryTermStats1763700400000,
   PartitionGraphOutOfWrites1763700500000,
   MemoryPostings1763700600000,
+  TermStatsChanges1763700700000,
 ];

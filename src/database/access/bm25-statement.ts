@@ -132,10 +132,11 @@ export function bm25Parameters(
 /**
  * The BM25 statistics of the caller's visible rows for the query's lexemes, in O(query terms):
  * one row per lexeme of `:bm25_text` (as PostgreSQL's `english` configuration makes it) and one
- * with lexeme '' (documents and total length), each the sum of the memory_term_stats rows
- * `classes` selects (visibility.termStatsCondition, alias `s`) and of the visible rows with an
- * expiry, which the table does not hold (`expiring`: a builder scoped by applyMemoryScope, alias
- * `e`). Together they are exactly the visible rows (migration 1763700400000).
+ * with lexeme '' (documents and total length), each the sum of the rows `classes` selects
+ * (visibility.termStatsCondition, alias `s`) in memory_term_stats (folded) and in
+ * memory_term_changes (appended by writes since the last fold, migration 1763700700000), and of
+ * the visible rows with an expiry, which the tables do not hold (`expiring`: a builder scoped by
+ * applyMemoryScope, alias `e`). Together they are exactly the visible rows (migration 1763700400000).
  */
 export function termStatsStatement<T extends ObjectLiteral>(expiring: SelectQueryBuilder<T>, classes: string): string {
   expiring.select('e.content_tsv', 'tsv').andWhere('e.expires_at IS NOT NULL');
@@ -151,8 +152,10 @@ export function termStatsStatement<T extends ObjectLiteral>(expiring: SelectQuer
            CAST(COALESCE(k.length_sum, 0) + COALESCE(x.length_sum, 0) AS double precision) AS length_sum
       FROM wanted w
       CROSS JOIN LATERAL (
-        SELECT sum(s.docs) AS docs, sum(s.length_sum) AS length_sum FROM memory_term_stats s
-         WHERE ${classes} AND s.lexeme = w.lexeme) k
+        SELECT sum(c.docs) AS docs, sum(c.length_sum) AS length_sum FROM (
+          SELECT s.docs, s.length_sum FROM memory_term_stats s WHERE ${classes} AND s.lexeme = w.lexeme
+          UNION ALL
+          SELECT s.docs, s.length_sum FROM memory_term_changes s WHERE ${classes} AND s.lexeme = w.lexeme) c) k
       LEFT JOIN (SELECT lexeme, sum(docs) AS docs, sum(length_sum) AS length_sum FROM expiring GROUP BY lexeme) x ON x.lexeme = w.lexeme`;
 }
 

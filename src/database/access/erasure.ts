@@ -35,6 +35,8 @@ export const SUBJECT_TABLES = {
   // BM25 statistics (migration 1763700400000): deleting the memories appends their negative
   // changes, still naming the subject, so these go after the memories.
   memory_term_stats: { user: 'user_id', workspace: 'workspace_id', agent: ['agent_id', 'grantee_agent_id'] },
+  // Their change rows not yet folded (migration 1763700700000), the deletion's included.
+  memory_term_changes: { user: 'user_id', workspace: 'workspace_id', agent: ['agent_id', 'grantee_agent_id'] },
   // Postings (migration 1763700600000): the triggers remove a memory's with it; listed for the
   // residue count, and for rows a grant to an erased agent left on another agent's memory.
   memory_postings: { user: 'user_id', workspace: 'workspace_id', agent: ['agent_id', 'grantee_agent_id'] },
@@ -209,6 +211,7 @@ export async function eraseSubject(manager: EntityManager, subject: ErasureSubje
   // as it (their remaining deliveries go with them by the foreign key).
   for (const table of [
     'memory_term_stats',
+    'memory_term_changes',
     'memory_postings',
     'episodes',
     'agents',

@@ -11,16 +11,17 @@ export const TERM_STATS_FOLD_BATCH = 20_000;
 export const TERM_STATS_FOLD_LOCK = 7_406_211_303;
 
 /**
- * Folds the change rows that writes append to memory_term_stats (migration 1763700400000) into
- * one row per key, so that a search's statistics read a handful of rows per lexeme, not one per
- * memory written since. Writers only ever INSERT change rows; this is the only code that
- * changes a folded row, one instance at a time (a transaction-level advisory lock, which works
- * on the embedded database and behind a transaction-mode pooler).
+ * Folds the change rows that writes append to memory_term_changes (migrations 1763700400000,
+ * 1763700700000) into one row per key of memory_term_stats, so that a search's statistics read a
+ * handful of rows per lexeme, not one per memory written since. Writers only ever INSERT change
+ * rows; this is the only code that changes a folded row, one instance at a time (a
+ * transaction-level advisory lock, which works on the embedded database and behind a
+ * transaction-mode pooler).
  *
  * A batch is one statement that deletes the oldest change rows and adds their sums to the
- * folded rows (ON CONFLICT on the folded key), then one that removes the folded rows it left
- * at zero; in one transaction, so a reader sees the batch either before or after, and its sums
- * are the same both ways.
+ * folded rows (ON CONFLICT on the folded key), then one that removes the keys it left at zero
+ * (by the ids the first returned); in one transaction, so a reader sees the batch either before
+ * or after, and its sums are the same both ways.
  */
 @Injectable()
 export class TermStatsCompactor implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -60,7 +61,7 @@ export class TermStatsCompactor implements OnApplicationBootstrap, OnApplication
    */
   private async foldPending(): Promise<void> {
     const [{ pending }]: { pending: boolean }[] = await this.dataSource.query(
-      'SELECT EXISTS (SELECT 1 FROM memory_term_stats WHERE NOT compacted) AS pending',
+      'SELECT EXISTS (SELECT 1 FROM memory_term_changes) AS pending',
     );
     if (pending) await this.fold();
   }
@@ -70,11 +71,11 @@ export class TermStatsCompactor implements OnApplicationBootstrap, OnApplication
 export async function foldBatch(manager: EntityManager, batch: number): Promise<number | null> {
   const [{ locked }]: { locked: boolean }[] = await manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [TERM_STATS_FOLD_LOCK]);
   if (!locked) return null;
-  const [{ n }]: { n: number }[] = await manager.query(
+  const [{ n, emptied }]: { n: number; emptied: string[] | null }[] = await manager.query(
     `WITH changes AS (
-       DELETE FROM memory_term_stats s
-        WHERE s.id IN (SELECT p.id FROM memory_term_stats p WHERE NOT p.compacted ORDER BY p.id LIMIT $1)
-       RETURNING s.user_id, s.workspace_id, s.agent_id, s.grantee_agent_id, s.class, s.lexeme, s.docs, s.length_sum),
+       DELETE FROM memory_term_changes c
+        WHERE c.id IN (SELECT p.id FROM memory_term_changes p ORDER BY p.id LIMIT $1)
+       RETURNING c.user_id, c.workspace_id, c.agent_id, c.grantee_agent_id, c.class, c.lexeme, c.docs, c.length_sum),
      sums AS (
        SELECT user_id, workspace_id, agent_id, grantee_agent_id, class, lexeme, sum(docs) AS docs, sum(length_sum) AS length_sum
          FROM changes GROUP BY user_id, workspace_id, agent_id, grantee_agent_id, class, lexeme),
@@ -83,13 +84,15 @@ export async function foldBatch(manager: EntityManager, batch: number): Promise<
        SELECT user_id, workspace_id, agent_id, grantee_agent_id, class, lexeme, docs, length_sum, true FROM sums
        ON CONFLICT (user_id, workspace_id, lexeme, agent_id, grantee_agent_id, class) WHERE compacted
        DO UPDATE SET docs = f.docs + EXCLUDED.docs, length_sum = f.length_sum + EXCLUDED.length_sum
-       RETURNING 1)
-     SELECT CAST((SELECT count(*) FROM changes) AS integer) AS n, (SELECT count(*) FROM folded) AS keys`,
+       RETURNING f.id, f.docs)
+     SELECT CAST((SELECT count(*) FROM changes) AS integer) AS n,
+            (SELECT array_agg(CAST(id AS text)) FROM folded WHERE docs = 0) AS emptied`,
     [batch],
   );
-  if (n > 0) {
-    // Keys whose documents all went (deleted, expired or moved away) leave nothing behind.
-    await manager.query('DELETE FROM memory_term_stats s WHERE s.compacted AND s.docs = 0');
-  }
+  // Keys whose documents all went (deleted, expired or moved away) leave nothing behind. Only
+  // keys this batch touched can have reached zero; the check on docs is repeated here because
+  // the statement above cannot change a row it has just written.
+  if (emptied !== null && emptied.length > 0)
+    await manager.query('DELETE FROM memory_term_stats s WHERE s.id = ANY(CAST($1 AS bigint[])) AND s.docs = 0', [emptied]);
   return n;
 }
