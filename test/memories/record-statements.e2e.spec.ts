@@ -1,4 +1,4 @@
-import { MemoryAccess } from '../../src/database/access/memory-access';
+import { MemoryAccess, type NewMemory } from '../../src/database/access/memory-access';
 import { openStatementPool } from '../../src/database/access/statement-pool';
 import { MemoriesRepository } from '../../src/memories/memories.repository';
 import { newId, newUser } from '../support/ids';
@@ -129,6 +129,53 @@ describe('record reads as shaped statements', () => {
       } finally {
         client.release();
       }
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it("write a memory's INSERT as a named statement on the transaction's connection, parsed once for every write of its shape", async () => {
+    const pool = openStatementPool(t.dataSource, { max: 1 });
+    const row = (userId: string, content: string): NewMemory => ({
+      id: newId(),
+      userId,
+      workspaceId: null,
+      agentId: null,
+      visibility: null,
+      content,
+      memoryType: 'semantic',
+      importance: 0.5,
+      sourceSite: 'tests',
+      sourceUrl: null,
+      episodeId: null,
+      namespace: null,
+      status: 'active',
+      metadata: {},
+      trustScore: 1,
+      embedding: Array.from({ length: t.env.EMBEDDING_DIMENSIONS }, (_, i) => (i === 0 ? 1 : 0)),
+      embeddedBy: 'test',
+      createdAt: new Date(),
+      updatedAt: new Date(),
+      expiresAt: null,
+    });
+    try {
+      const users = [newUser('named-write'), newUser('named-write')];
+      const rows = [row(users[0], 'the first write of this shape'), row(users[1], 'the second write of this shape')];
+      const statements = await t.dataSource.transaction(async (manager) => {
+        const tx = new MemoryAccess(t.dataSource, manager, { statementPool: pool });
+        for (const one of rows) await tx.insertMemories([one]);
+        return manager.query<{ statement: string; plans: string }[]>(
+          "SELECT statement, generic_plans + custom_plans AS plans FROM pg_prepared_statements WHERE name LIKE 'atrium_w_%'",
+        );
+      });
+      // (The connection may also hold the ingest route's shape, with its episode, audit and outbox parts, from the writes above.)
+      const insert = statements.filter((s) => s.statement.includes('INSERT INTO "memories"') && !s.statement.includes('episode AS'));
+      expect(insert).toHaveLength(1);
+      expect(Number(insert[0].plans)).toBeGreaterThanOrEqual(2);
+      // Both rows are there, each under its own user.
+      const repository = new MemoriesRepository(new MemoryAccess(t.dataSource));
+      for (const one of rows)
+        expect((await repository.findVisibleById({ kind: 'user', userId: one.userId }, one.id))?.memory.content).toBe(one.content);
     } finally {
       await pool.end();
     }

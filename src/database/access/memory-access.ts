@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 
 import type { Pool, PoolClient } from 'pg';
 import { DataSource, type EntityManager, type ObjectLiteral, type SelectQueryBuilder, type UpdateQueryBuilder } from 'typeorm';
@@ -152,6 +152,12 @@ export class ErasureResidueError extends Error {
     this.name = 'ErasureResidueError';
   }
 }
+
+/**
+ * Inserts of up to this many rows run as named statements (MemoryAccess.write): one text per
+ * row count, so a connection holds a handful of them; a larger batch (an import) stays unnamed.
+ */
+const NAMED_WRITE_ROWS = 4;
 
 /** Statement shapes are text only, the same for every MemoryAccess: one cache per process. */
 const SHAPES = new ShapeCache();
@@ -713,7 +719,26 @@ export class MemoryAccess {
       ctes.push(...outbox.ctes);
       parameters.push(...outbox.parameters);
     }
-    await this.manager.query(`WITH ${ctes.join(', ')} SELECT 1`, parameters);
+    await this.write(`WITH ${ctes.join(', ')} SELECT 1`, parameters, rows.length <= NAMED_WRITE_ROWS);
+  }
+
+  /**
+   * A write statement in this MemoryAccess's transaction (its rows are not read). With `named`
+   * (a text of which a process makes few variants) and prepared statements enabled, it runs as
+   * a named statement on the transaction's connection, parsed once per connection and planned
+   * by PostgreSQL's own choice: an ingest's INSERT is one text per row count and set of parts,
+   * which unnamed was parsed and planned on every write (~0.65 ms of the database's ~3.4 ms a
+   * write at 1M, docs/bench-notes/write-path.md). Otherwise unnamed, as TypeORM runs it.
+   */
+  private async write(sql: string, parameters: unknown[], named: boolean): Promise<void> {
+    const runner = this.manager.queryRunner as PostgresQueryRunner | undefined;
+    if (!named || this.options.statementPool === null || !runner) {
+      await this.manager.query(sql, parameters);
+      return;
+    }
+    this.manager.connection.logger.logQuery(sql, parameters);
+    const client = (await runner.connect()) as PoolClient;
+    await client.query({ name: `atrium_w_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`, text: sql, values: parameters });
   }
 
   /**
@@ -801,7 +826,7 @@ export class MemoryAccess {
   async holdSubjects(userIds: readonly string[]): Promise<void> {
     if (!this.manager.queryRunner) throw new Error('holdSubjects: only inside transaction(fn)');
     const users = [...new Set(userIds)].sort();
-    await this.manager.query(`SELECT pg_advisory_xact_lock_shared(${SUBJECT_LOCK_KEY('u')}) FROM unnest(CAST($1 AS text[])) AS u`, [users]);
+    await this.write(`SELECT pg_advisory_xact_lock_shared(${SUBJECT_LOCK_KEY('u')}) FROM unnest(CAST($1 AS text[])) AS u`, [users], true);
   }
 
   // ---- erasure (CONTRACT section 13) ----
