@@ -397,7 +397,14 @@ describe('memory inspector in Chromium', () => {
     const row = page.getByTestId('delivery-row');
     expect(await row.getAttribute('data-id')).toBe(dead[0].id);
     expect(await row.getAttribute('data-status')).toBe('dead');
-    const cells = await row.locator('td').allTextContents();
+    // The list loads again for each filter applied (status, then user id), and its table is
+    // gone while it does: read the row's cells once the last load has drawn them (one CI run
+    // read them mid-reload and got none).
+    let cells: string[] = [];
+    for (let i = 0; i < 50 && cells.length < 10; i++) {
+      cells = await row.locator('td').allTextContents();
+      if (cells.length < 10) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     expect(cells.slice(1, 6)).toEqual(['memory.stored', expect.any(String), hookUser, 'dead', '2']);
     expect(cells[6]).not.toBe('—');
     const target = await page.getByTestId('subscription-row').locator('td').nth(4).textContent();
