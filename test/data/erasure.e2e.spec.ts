@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 
 import { Client } from 'pg';
 
-import { MemoryAccess, type NewMemory } from '../../src/database/access/memory-access';
+import { MemoryAccess } from '../../src/database/access/memory-access';
 import { existingTenantGraphs, reconcileTenantGraphs, tenantGraphName } from '../../src/database/maintenance/tenant-graphs';
 import { SUBJECT_LOCK_KEY, SUBJECT_TABLES } from '../../src/database/access/erasure';
 import { ADMIN_TOKEN, adminAuth } from '../support/api-keys';
 import { newUser } from '../support/ids';
+import { newMemoryRow } from '../support/memory-rows';
 import { memoryLines, ndjsonLines } from '../support/ndjson';
 import { MARKERS, seedIsolation, type IsolationWorld } from '../support/seed-isolation';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -213,28 +214,12 @@ describe('erasure', () => {
   it('waits for a write of the same user that is under way, and erases what it wrote (the subject lock)', async () => {
     const user = newUser('erase-race');
     const access = t.app.get(MemoryAccess);
-    const row: NewMemory = {
-      id: randomUUID(),
-      userId: user,
-      workspaceId: null,
-      agentId: null,
-      visibility: null,
-      content: 'written while the erasure starts',
-      memoryType: 'semantic',
-      importance: 0.5,
-      sourceSite: 'race',
-      sourceUrl: null,
-      episodeId: null,
-      namespace: null,
-      status: 'active',
-      metadata: {},
-      trustScore: 1,
-      embedding: Array.from({ length: t.env.EMBEDDING_DIMENSIONS }, (_, i) => (i === 0 ? 1 : 0)),
-      embeddedBy: 'test',
-      createdAt: new Date(),
-      updatedAt: new Date(),
-      expiresAt: null,
-    };
+    const row = newMemoryRow(
+      user,
+      'written while the erasure starts',
+      Array.from({ length: t.env.EMBEDDING_DIMENSIONS }, (_, i) => (i === 0 ? 1 : 0)),
+      { sourceSite: 'race' },
+    );
     let erasure: Promise<{ status: number; body: { erased: Record<string, number>; residue: Record<string, number> } }> | undefined;
     let answeredEarly = false;
     await access.transaction(async (tx) => {

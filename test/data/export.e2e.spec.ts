@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
-
-import { MemoryAccess, type NewMemory } from '../../src/database/access/memory-access';
+import { MemoryAccess } from '../../src/database/access/memory-access';
 import { ExportService } from '../../src/memories/export.service';
 import { ADMIN_TOKEN, adminAuth } from '../support/api-keys';
 import { newUser } from '../support/ids';
+import { newMemoryRow } from '../support/memory-rows';
 import { memoryLines, ndjsonLines } from '../support/ndjson';
 import { MARKERS, seedIsolation, type AgentName, type IsolationWorld, type MarkerName } from '../support/seed-isolation';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -137,29 +136,14 @@ describe('export', () => {
     const vector = new Array<number>(t.env.EMBEDDING_DIMENSIONS).fill(0);
     vector[0] = 1;
     const at = new Date('2026-01-01T00:00:00.000Z');
-    const rows: NewMemory[] = Array.from({ length: 230 }, (_, i) => ({
-      id: randomUUID(),
-      userId,
-      workspaceId: null,
-      agentId: null,
-      visibility: null,
-      content: `row ${i}`,
-      memoryType: 'semantic',
-      importance: 0.5,
-      sourceSite: 'pages',
-      sourceUrl: null,
-      episodeId: null,
-      namespace: null,
-      status: 'active',
-      metadata: {},
-      trustScore: 1,
-      embedding: vector,
-      embeddedBy: 'test',
-      // a third of the rows share one instant: the id breaks the tie
-      createdAt: i % 3 === 0 ? at : new Date(at.getTime() + i * 1000),
-      updatedAt: at,
-      expiresAt: null,
-    }));
+    const rows = Array.from({ length: 230 }, (_, i) =>
+      newMemoryRow(userId, `row ${i}`, vector, {
+        sourceSite: 'pages',
+        // a third of the rows share one instant: the id breaks the tie
+        createdAt: i % 3 === 0 ? at : new Date(at.getTime() + i * 1000),
+        updatedAt: at,
+      }),
+    );
     await t.app.get(MemoryAccess).insertMemories(rows);
     const exports = t.app.get(ExportService);
     let text = '';

@@ -1,7 +1,8 @@
-import { MemoryAccess, type NewMemory } from '../../src/database/access/memory-access';
+import { MemoryAccess } from '../../src/database/access/memory-access';
 import { openStatementPool } from '../../src/database/access/statement-pool';
 import { MemoriesRepository } from '../../src/memories/memories.repository';
 import { newId, newUser } from '../support/ids';
+import { newMemoryRow } from '../support/memory-rows';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { isPostgresRun } from '../support/test-database';
 
@@ -136,28 +137,12 @@ describe('record reads as shaped statements', () => {
 
   it("write a memory's INSERT as a named statement on the transaction's connection, parsed once for every write of its shape", async () => {
     const pool = openStatementPool(t.dataSource, { max: 1 });
-    const row = (userId: string, content: string): NewMemory => ({
-      id: newId(),
-      userId,
-      workspaceId: null,
-      agentId: null,
-      visibility: null,
-      content,
-      memoryType: 'semantic',
-      importance: 0.5,
-      sourceSite: 'tests',
-      sourceUrl: null,
-      episodeId: null,
-      namespace: null,
-      status: 'active',
-      metadata: {},
-      trustScore: 1,
-      embedding: Array.from({ length: t.env.EMBEDDING_DIMENSIONS }, (_, i) => (i === 0 ? 1 : 0)),
-      embeddedBy: 'test',
-      createdAt: new Date(),
-      updatedAt: new Date(),
-      expiresAt: null,
-    });
+    const row = (userId: string, content: string) =>
+      newMemoryRow(
+        userId,
+        content,
+        Array.from({ length: t.env.EMBEDDING_DIMENSIONS }, (_, i) => (i === 0 ? 1 : 0)),
+      );
     try {
       const users = [newUser('named-write'), newUser('named-write')];
       const rows = [row(users[0], 'the first write of this shape'), row(users[1], 'the second write of this shape')];
@@ -165,7 +150,7 @@ describe('record reads as shaped statements', () => {
         const tx = new MemoryAccess(t.dataSource, manager, { statementPool: pool });
         for (const one of rows) await tx.insertMemories([one]);
         return manager.query<{ statement: string; plans: string }[]>(
-          "SELECT statement, generic_plans + custom_plans AS plans FROM pg_prepared_statements WHERE name LIKE 'atrium_w_%'",
+          "SELECT statement, generic_plans + custom_plans AS plans FROM pg_prepared_statements WHERE name LIKE 'atrium_%'",
         );
       });
       // (The connection may also hold the ingest route's shape, with its episode, audit and outbox parts, from the writes above.)

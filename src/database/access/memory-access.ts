@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 
 import type { Pool, PoolClient } from 'pg';
 import { DataSource, type EntityManager, type ObjectLiteral, type SelectQueryBuilder, type UpdateQueryBuilder } from 'typeorm';
@@ -51,7 +51,7 @@ import {
   type TermStatsPlan,
   type VectorPlan,
 } from './statement-plans';
-import { bindShape, renderShape, ShapeCache, type StatementShape } from './statement-shape';
+import { bindShape, renderShape, ShapeCache, shapeName, type StatementShape } from './statement-shape';
 import {
   applyMemoryScope,
   CURRENT,
@@ -731,14 +731,12 @@ export class MemoryAccess {
    * write at 1M, docs/bench-notes/write-path.md). Otherwise unnamed, as TypeORM runs it.
    */
   private async write(sql: string, parameters: unknown[], named: boolean): Promise<void> {
-    const runner = this.manager.queryRunner as PostgresQueryRunner | undefined;
-    if (!named || this.options.statementPool === null || !runner) {
+    if (!named || this.options.statementPool === null || !this.manager.queryRunner) {
       await this.manager.query(sql, parameters);
       return;
     }
-    this.manager.connection.logger.logQuery(sql, parameters);
-    const client = (await runner.connect()) as PoolClient;
-    await client.query({ name: `atrium_w_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`, text: sql, values: parameters });
+    // run() puts a named statement on the transaction's connection when there is one (here, always).
+    await this.run({ name: shapeName(sql), text: sql, parameters: [] }, parameters);
   }
 
   /**

@@ -36,8 +36,12 @@ export function renderShape(
     if (typeof value !== 'string' || !value.startsWith(SENTINEL)) throw new Error('renderShape: a parameter was not a placeholder');
     return value.slice(SENTINEL.length);
   });
-  const name = `atrium_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-  return { name, text, parameters };
+  return { name: shapeName(text), text, parameters };
+}
+
+/** A prepared-statement name derived from the text: the same text has the same name on every connection. */
+export function shapeName(text: string): string {
+  return `atrium_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
 }
 
 /** Positional values for a shape, from named values; a missing one is a programming error. */
