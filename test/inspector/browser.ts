@@ -98,6 +98,16 @@ export async function signIn(
   // The app then leaves /sign-in for its landing page (a replace); a link followed before that
   // could be overtaken by it.
   await page.waitForURL((url) => !url.pathname.endsWith('/sign-in'));
+  await landed(page);
+}
+
+/**
+ * Resolves once the page an in-app navigation led to has mounted and its title has taken focus
+ * (PageTitle does so in an effect). A link focused before that loses focus to the title, and a
+ * key pressed then goes nowhere: one CI run waited 30 s for a navigation that never came.
+ */
+export async function landed(page: Page): Promise<void> {
+  await page.locator('h1:focus').waitFor();
 }
 
 /** The ids of the memories list at 100 a page (the first page), in the order shown. */

@@ -11,7 +11,7 @@ import { MemoryAccess, type NewMemory } from '../../src/database/access/memory-a
 import { EmbeddingService } from '../../src/embeddings/embedding.service';
 import { ADMIN_TOKEN } from '../support/api-keys';
 import { newId, newUser } from '../support/ids';
-import { ARTIFACTS, launchBrowser, listedIds, PHONE, ROOT, shoot, signIn as signInAt, type Browser } from './browser';
+import { ARTIFACTS, landed, launchBrowser, listedIds, PHONE, ROOT, shoot, signIn as signInAt, type Browser } from './browser';
 import { startLoggedApp, type LoggedApp } from './logged-app';
 
 /**
@@ -157,6 +157,7 @@ describe('memory inspector in Chromium', () => {
     await page.keyboard.type(ADMIN_TOKEN);
     await page.keyboard.press('Enter');
     await page.getByTestId('signed-in-as').filter({ hasText: 'admin' }).waitFor();
+    await landed(page);
     // The nav is links, reachable and followed with the keyboard.
     await page.getByRole('link', { name: 'Audit log' }).focus();
     await page.keyboard.press('Enter');
