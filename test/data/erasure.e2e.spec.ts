@@ -268,6 +268,39 @@ describe('erasure', () => {
     expect(erased.body.erased.webhook_subscriptions).toBe(1);
   });
 
+  it('makes an ingest that stores nothing (its episode alone, one statement) wait while an erasure holds the subject lock', async () => {
+    const user = newUser('erase-episode-race');
+    const ingest = () =>
+      t.http().post('/v1/memories/ingest/quick').send({ user_id: user, source_site: 'race', conversation: 'the ferry leaves at dawn', skip_extraction: true });
+    expect((await ingest()).body.memories_stored).toBe(1);
+    const episodes = async (): Promise<number> =>
+      (await t.dataSource.query('SELECT count(*)::int AS n FROM episodes WHERE user_id = $1', [user]))[0].n;
+    expect(await episodes()).toBe(1);
+    let again: Promise<{ status: number; body: { memories_stored: number; memories_skipped: number } }> | undefined;
+    let answeredEarly = false;
+    await t.dataSource.transaction(async (manager) => {
+      // What the erasure holds for its whole transaction.
+      await manager.query(`SELECT pg_advisory_xact_lock(${SUBJECT_LOCK_KEY('$1')})`, [user]);
+      again = ingest().then((r) => {
+        answeredEarly = true;
+        return r;
+      }) as typeof again;
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(answeredEarly).toBe(false); // the duplicate's episode waits for the "erasure"
+      const [{ n }] = await manager.query('SELECT count(*)::int AS n FROM episodes WHERE user_id = $1', [user]);
+      expect(n).toBe(1);
+    });
+    const res = await again!;
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ memories_stored: 0, memories_skipped: 1 });
+    expect(await episodes()).toBe(2);
+    // And an erasure takes the episode committed before it.
+    const erased = await erase({ user_id: user });
+    expect(erased.status).toBe(200);
+    expect(erased.body.erased.episodes).toBe(2);
+    expect(await scan(user)).toEqual({});
+  });
+
   it('rolls everything back and answers 409 with the residue when a row of the subject survives the deletion', async () => {
     const user = newUser('erase-residue');
     expect(user).toMatch(/^[\w-]+$/); // spliced into the trigger's condition below

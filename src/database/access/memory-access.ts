@@ -723,19 +723,20 @@ export class MemoryAccess {
   }
 
   /**
-   * A write statement in this MemoryAccess's transaction (its rows are not read). With `named`
-   * (a text of which a process makes few variants) and prepared statements enabled, it runs as
-   * a named statement on the transaction's connection, parsed once per connection and planned
+   * A write statement (its rows are not read), in this MemoryAccess's transaction or, outside
+   * one, as a transaction of its own. With `named` (a text of which a process makes few
+   * variants) and prepared statements enabled, it runs as a named statement on the transaction's
+   * connection (or the statement pool's), parsed once per connection and planned
    * by PostgreSQL's own choice: an ingest's INSERT is one text per row count and set of parts,
    * which unnamed was parsed and planned on every write (~0.65 ms of the database's ~3.4 ms a
    * write at 1M, docs/bench-notes/write-path.md). Otherwise unnamed, as TypeORM runs it.
    */
   private async write(sql: string, parameters: unknown[], named: boolean): Promise<void> {
-    if (!named || this.options.statementPool === null || !this.manager.queryRunner) {
+    if (!named || this.options.statementPool === null) {
       await this.manager.query(sql, parameters);
       return;
     }
-    // run() puts a named statement on the transaction's connection when there is one (here, always).
+    // run() puts a named statement on the transaction's connection when there is one, else on the statement pool's.
     await this.run({ name: shapeName(sql), text: sql, parameters: [] }, parameters);
   }
 
@@ -808,11 +809,15 @@ export class MemoryAccess {
     await this.manager.query(LESSON_MATCHED_SQL, [randomUUID(), scope.userId, ...workspace, JSON.stringify(lessonIds), highestSeverity]);
   }
 
+  /**
+   * An ingest call that stored no memory (every fact a duplicate, refused or none): its episode
+   * alone, in one statement that is its own transaction outside `transaction(fn)`. The subject
+   * lock is taken inside it, by the row source the INSERT reads (HELD_EPISODE_INSERT), so it is
+   * held before the row is written and until the statement commits: what BEGIN, holdSubjects and
+   * COMMIT did in four round trips (docs/bench-notes/write-path.md).
+   */
   async insertEpisode(episode: EpisodeEntity): Promise<void> {
-    if (!this.manager.queryRunner) return this.transaction((tx) => tx.insertEpisode(episode));
-    await this.holdSubjects([episode.userId]);
-    const values = episodeValues(episode);
-    await this.manager.query(EPISODE_INSERT(values.map((_, i) => `$${i + 1}`)), values);
+    await this.write(HELD_EPISODE_INSERT, [[episode.userId], ...episodeValues(episode)], true);
   }
 
   /**
@@ -987,6 +992,18 @@ function changingAgent(scope: MemoryScope): string | null {
 const EPISODE_INSERT = (at: readonly string[]): string =>
   `INSERT INTO episodes (id, user_id, workspace_id, agent_id, source_site, source_url, content, created_at)
    VALUES (CAST(${at[0]} AS uuid), ${at[1]}, CAST(${at[2]} AS uuid), CAST(${at[3]} AS uuid), ${at[4]}, ${at[5]}, ${at[6]}, CAST(${at[7]} AS timestamptz))`;
+
+/**
+ * The episode alone, with the subject lock of its user ($1, an array of one) taken by the row
+ * source: the aggregate returns only once every lock is held, and the INSERT has no row to write
+ * before that. A data-modifying CTE beside the INSERT would give no such order.
+ */
+const HELD_EPISODE_INSERT = `WITH held AS (
+     SELECT count(pg_advisory_xact_lock_shared(${SUBJECT_LOCK_KEY('u')})) AS locks FROM unnest(CAST($1 AS text[])) AS u)
+   INSERT INTO episodes (id, user_id, workspace_id, agent_id, source_site, source_url, content, created_at)
+   SELECT CAST($2 AS uuid), CAST($3 AS text), CAST($4 AS uuid), CAST($5 AS uuid), CAST($6 AS text), CAST($7 AS text), CAST($8 AS text),
+          CAST($9 AS timestamptz)
+     FROM held`;
 
 function episodeValues(episode: EpisodeEntity): unknown[] {
   return [
