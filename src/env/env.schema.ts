@@ -316,6 +316,12 @@ export const ENV_SCHEMA = {
     default: 1000,
     parse: int(0, 3_600_000),
   },
+  TERM_STATS_VACUUM_ROWS: {
+    description:
+      'Change rows an instance folds between two VACUUMs of memory_term_changes, which it runs itself so that the queue stays small with autovacuum slow or off (0 = leave it to autovacuum)',
+    default: 50_000,
+    parse: int(0, 100_000_000),
+  },
   TRUST_SCORING_ENABLED: { description: 'Run the write-security gate (sanitizer + trust) on every write', default: true, parse: bool },
   TRUST_SCORE_MIN_THRESHOLD: { description: 'Writes whose trust score is below this are rejected', default: 0.3, parse: num(0, 1) },
   TRUSTED_SOURCE_SITES: {

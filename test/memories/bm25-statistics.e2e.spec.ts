@@ -236,6 +236,27 @@ describe('BM25 statistics kept at write time', () => {
     }
   });
 
+  it('vacuums the change table itself once an instance has folded TERM_STATS_VACUUM_ROWS rows', async () => {
+    const vacuuming = await createTestApp({ TERM_STATS_COMPACT_INTERVAL_MS: '0', TERM_STATS_VACUUM_ROWS: '3' });
+    try {
+      const vacuums = async (): Promise<number> =>
+        Number(
+          (await vacuuming.dataSource.query("SELECT vacuum_count AS n FROM pg_stat_user_tables WHERE relname = 'memory_term_changes'"))[0]
+            .n,
+        );
+      const before = await vacuums();
+      await quickIngest(vacuuming, { user: newUser('vacuumed') }, 'the kestrel nests above the quarry');
+      const folded = await vacuuming.app.get(TermStatsCompactor).fold();
+      expect(folded).toBeGreaterThanOrEqual(3); // the row's lexemes and its length, at least
+      // The statistics reach the view once the vacuuming connection reports them (within a second or so).
+      const deadline = Date.now() + 10_000;
+      while ((await vacuums()) === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(await vacuums()).toBeGreaterThan(before);
+    } finally {
+      await vacuuming.close();
+    }
+  });
+
   describe('for one caller', () => {
     const user = newUser('sidechannel');
     const workspace = newId();

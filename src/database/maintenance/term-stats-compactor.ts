@@ -26,13 +26,18 @@ export const TERM_STATS_FOLD_LOCK = 7_406_211_303;
 @Injectable()
 export class TermStatsCompactor implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly job: PeriodicJob;
+  private readonly logger = new Logger('TermStatsCompactor');
+  /** TERM_STATS_VACUUM_ROWS: change rows folded by this instance between two vacuums of the change table (0 = never). */
+  private readonly vacuumRows: number;
+  private foldedSinceVacuum = 0;
 
   constructor(
     private readonly dataSource: DataSource,
     @Inject(ConfigService) app: AppConfig,
   ) {
     const intervalMs = app.get('TERM_STATS_COMPACT_INTERVAL_MS', { infer: true });
-    this.job = new PeriodicJob('term statistics fold', new Logger('TermStatsCompactor'), intervalMs, () => this.foldPending());
+    this.vacuumRows = app.get('TERM_STATS_VACUUM_ROWS', { infer: true });
+    this.job = new PeriodicJob('term statistics fold', this.logger, intervalMs, () => this.foldPending());
   }
 
   onApplicationBootstrap(): void {
@@ -46,24 +51,51 @@ export class TermStatsCompactor implements OnApplicationBootstrap, OnApplication
   /** Folds until no change row is left or another instance holds the lock. Returns the change rows folded, or null when another instance was folding. */
   async fold(batch = TERM_STATS_FOLD_BATCH): Promise<number | null> {
     let folded = 0;
+    let locked = false;
     while (!this.job.stopping) {
       const n = await this.dataSource.transaction((manager) => foldBatch(manager, batch));
-      if (n === null) return folded > 0 ? folded : null;
+      if (n === null) {
+        locked = folded === 0;
+        break;
+      }
       folded += n;
       if (n < batch) break;
     }
-    return folded;
+    this.foldedSinceVacuum += folded;
+    if (this.vacuumRows > 0 && this.foldedSinceVacuum >= this.vacuumRows) await this.vacuumChanges();
+    return locked ? null : folded;
   }
 
   /**
-   * The scheduled pass: one index probe (the partial index on the change rows) when nothing
-   * was written since the last fold, so an idle instance opens no transaction every second.
+   * VACUUM of the change table, every TERM_STATS_VACUUM_ROWS rows this instance folded. The
+   * table is a queue: every row a write appends, a fold deletes within a second or so, and its
+   * dead rows stay in the heap and the key until a vacuum. Left to autovacuum (a minute apart at
+   * best, or never where it is off) they pile up: 598,000 dead rows, 67 MB, after six 10 s write
+   * rounds at 1M, and every fold and probe walked them (docs/bench-notes/write-path.md). A
+   * vacuum of a few megabytes of dead rows is milliseconds; SKIP_LOCKED passes when another
+   * instance's is running. It cannot run in a transaction; a failure (a role that does not own
+   * the table gets a warning, not an error) is logged and the folds go on.
+   */
+  private async vacuumChanges(): Promise<void> {
+    this.foldedSinceVacuum = 0;
+    try {
+      await this.dataSource.query('VACUUM (SKIP_LOCKED) memory_term_changes');
+    } catch (error) {
+      this.logger.warn(`VACUUM of memory_term_changes failed: ${(error as Error).message}`);
+    }
+  }
+
+  /**
+   * The scheduled pass: one probe of the change rows' primary key when nothing was written
+   * since the last fold, so an idle instance opens no transaction every second. The probe reads
+   * the key, not the table: the rows the last folds deleted stay in the heap until vacuum, and a
+   * sequential scan for the first live row read all of them (1.2 ms a second on a 14 MB table of
+   * 173,000 dead rows after a 0.15-scale write run; the key, whose entries a scan marks dead
+   * once, 0.35 ms; docs/bench-notes/write-path.md).
    */
   private async foldPending(): Promise<void> {
-    const [{ pending }]: { pending: boolean }[] = await this.dataSource.query(
-      'SELECT EXISTS (SELECT 1 FROM memory_term_changes) AS pending',
-    );
-    if (pending) await this.fold();
+    const pending: unknown[] = await this.dataSource.query('SELECT id FROM memory_term_changes ORDER BY id LIMIT 1');
+    if (pending.length > 0) await this.fold();
   }
 }
 
