@@ -21,6 +21,9 @@
  * takes one process per data directory, so each side runs on its own copy of DIR (removed at the
  * end); `--scale` must be the embedded scale DIR was seeded with (0.02 for the default run).
  *
+ * Before each ingest/quick run on PostgreSQL the rows earlier runs stored are removed
+ * (bench/database.ts, resetWrites), so every round writes into scopes of the target's sizes.
+ *
  * `--route` takes a comma list (e.g. `search/fast,search`): each round runs every route on
  * both sides. The end prints each side's medians per route and its peak RSS (VmHWM).
  * `--body-a`/`--body-b` add JSON fields to one side's search bodies: the same build with `--a`
@@ -34,7 +37,7 @@ import { join, resolve } from 'node:path';
 import { parseEnvList } from './args';
 import { loadTargets } from './callers';
 import { planCorpus } from './corpus';
-import { createBenchDatabase, removeLoadRows } from './database';
+import { createBenchDatabase, removeLoadRows, resetWrites } from './database';
 import { median, ROUTES, runLoad, warmUp, type Caller, type LoadResult, type Route, type SearchExtras, type Target } from './load';
 import { startServer } from './server';
 
@@ -240,6 +243,7 @@ async function main(): Promise<void> {
     for (let round = 0; round < o.rounds; round++) {
       for (const route of o.routes) {
         for (const [i, side] of round % 2 ? [...sides.entries()].reverse() : [...sides.entries()]) {
+          if (route === 'ingest/quick' && !o.embedded) await resetWrites(side.db);
           const r = await runLoad(
             servers[i],
             route,

@@ -126,6 +126,24 @@ async function openDataSource(target: DatabaseTarget, env: AppEnv, recorder?: Ty
 }
 
 /**
+ * Before a write run on PostgreSQL (an embedded database belongs to the server that has it
+ * open): removeLoadRows through a connection of its own, so every run writes into scopes of the
+ * sizes its target names. Without it each 10 s ingest/quick run added ~350 rows to each of
+ * user/small's eight scopes (20-272 rows) at 1M, the de-duplication scan of later runs read
+ * several times what the first did, and six A/B rounds a side fell from ~430 to ~200 req/s on
+ * both sides alike (docs/bench-notes/write-path.md).
+ */
+export async function resetWrites(db: BenchDatabase): Promise<void> {
+  if (db.kind !== 'postgres') return;
+  const { dataSource } = await db.open();
+  try {
+    await removeLoadRows(dataSource);
+  } finally {
+    await db.closeConnections();
+  }
+}
+
+/**
  * Removes what earlier load runs wrote (ingest/quick rows and episodes) from a kept corpus and
  * vacuums: without this, the callers' scopes grow from run to run. The VACUUM runs without
  * the service's statement timeout (at 1M memories it takes longer).
@@ -140,6 +158,10 @@ export async function removeLoadRows(ds: DataSource): Promise<void> {
     await runner.query("DELETE FROM episodes WHERE source_site = 'bench.load'");
     await runner.query('VACUUM ANALYZE memories');
     await runner.query('VACUUM ANALYZE memory_postings');
+    // What else the load's writes and this cleanup leave dead: the statistics' change queue and
+    // folded rows, the episodes and versions. This machine's PostgreSQL runs with autovacuum
+    // off, so nothing else would, and each run would start where the last left its dead rows.
+    for (const table of ['memory_term_changes', 'memory_term_stats', 'episodes', 'memory_versions']) await runner.query(`VACUUM ${table}`);
     await runner.query('RESET statement_timeout');
   } finally {
     await runner.release();

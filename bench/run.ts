@@ -35,7 +35,7 @@ import {
 } from './callers';
 import { planCorpus, type CorpusPlan } from './corpus';
 import { measureCrossover, measureEfSearch } from './crossover';
-import { createBenchDatabase, removeLoadRows, type DatabaseKind } from './database';
+import { createBenchDatabase, removeLoadRows, resetWrites, type DatabaseKind } from './database';
 import { ROUTES, runLoad, warmUp, type LoadResult } from './load';
 import { explainRecorded, QueryRecorder, type ExplainedPlan } from './plans';
 import { buildCase, countVisible, measureRecall, type RecallCase, type RecallResult } from './recall';
@@ -313,6 +313,7 @@ async function benchDatabase(kind: DatabaseKind, options: BenchOptions): Promise
           if (i === 0 || options.duration > 2)
             await warmUp(server, route, target, plan.vocabulary, Math.min(2, options.duration / 2), database);
           for (const connections of options.connections) {
+            if (route === 'ingest/quick') await resetWrites(db);
             const result = await runLoad(
               server,
               route,
