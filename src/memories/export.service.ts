@@ -46,17 +46,19 @@ export class ExportService {
   /** The export's lines, each with its newline; the last one is the end line. */
   async *lines(source: ExportSource, options: ExportOptions): AsyncGenerator<string> {
     const pageSize = options.pageSize ?? EXPORT_PAGE_SIZE;
+    // The first page is read before the header line is given out: the controller sends the
+    // status once it has that line, so a database that fails on the first statement is a 503,
+    // not a 200 whose stream breaks (the fault suite's terminations found it).
+    let rows = await this.access.exportPage(source, null, pageSize, options);
     yield `${JSON.stringify(this.header(source))}\n`;
-    let after: ExportCursor | null = null;
     let count = 0;
     for (;;) {
-      const rows = await this.access.exportPage(source, after, pageSize, options);
       if (rows.length > 0) {
         yield rows.map((row) => `${JSON.stringify(toExportedMemory(row))}\n`).join('');
         count += rows.length;
-        after = rows[rows.length - 1].cursor;
       }
       if (rows.length < pageSize) break;
+      rows = await this.access.exportPage(source, rows[rows.length - 1].cursor, pageSize, options);
     }
     const end: ExportEndWire = { end: true, count };
     yield `${JSON.stringify(end)}\n`;

@@ -119,6 +119,10 @@ describe('PostgreSQL backends terminated under load', () => {
       conversation: 'written while down',
     });
     expect(write.status).toBe(503);
+    // A stream too: the first page is read before the status is sent, so this is a 503 with its
+    // JSON body, not a 200 whose stream breaks after the header line.
+    const exported = await call(service.url, 'GET', `/v1/memories/export?user_id=${user}`);
+    expect(exported).toMatchObject({ status: 503, body: { error: 'Database unavailable' }, retryAfter: '2' });
 
     await admin.query(`ALTER DATABASE "${database()}" ALLOW_CONNECTIONS true`);
     let health = await call(service.url, 'GET', '/health');
