@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 
 import { scopeToWire } from '../common/scope/memory-scope';
 import type { ExportedMemoryWire, ExportEndWire, ExportHeaderWire } from '../contract/wire-types';
-import { MemoryAccess, type ExportCursor, type ExportRow, type ExportSource } from '../database/access/memory-access';
+import { MemoryAccess, type ExportRow, type ExportSource } from '../database/access/memory-access';
 import { EmbeddingService } from '../embeddings/embedding.service';
 import { toMemoryRecord } from './memory.mapper';
 
