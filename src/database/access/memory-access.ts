@@ -829,7 +829,7 @@ export class MemoryAccess {
   async holdSubjects(userIds: readonly string[]): Promise<void> {
     if (!this.manager.queryRunner) throw new Error('holdSubjects: only inside transaction(fn)');
     const users = [...new Set(userIds)].sort();
-    await this.write(`SELECT pg_advisory_xact_lock_shared(${SUBJECT_LOCK_KEY('u')}) FROM unnest(CAST($1 AS text[])) AS u`, [users], true);
+    await this.write(`SELECT ${SHARED_SUBJECT_LOCK} FROM ${SUBJECT_USERS}`, [users], true);
   }
 
   // ---- erasure (CONTRACT section 13) ----
@@ -988,22 +988,30 @@ function changingAgent(scope: MemoryScope): string | null {
   return scope.kind === 'workspace' ? scope.agentId : null;
 }
 
-/** An episode's INSERT, its eight values at the given placeholders (episodeValues' order). */
-const EPISODE_INSERT = (at: readonly string[]): string =>
+/** An episode's eight values as typed expressions of the placeholders `at` (episodeValues' order), for EPISODE_INSERT's two forms. */
+const episodeRow = (at: readonly string[]): string =>
+  `CAST(${at[0]} AS uuid), CAST(${at[1]} AS text), CAST(${at[2]} AS uuid), CAST(${at[3]} AS uuid), CAST(${at[4]} AS text), ` +
+  `CAST(${at[5]} AS text), CAST(${at[6]} AS text), CAST(${at[7]} AS timestamptz)`;
+
+/**
+ * An episode's INSERT, its values at the given placeholders; with `from`, read from that
+ * relation (one row) instead of VALUES, so they are formed only once it has produced its row.
+ */
+const EPISODE_INSERT = (at: readonly string[], from?: string): string =>
   `INSERT INTO episodes (id, user_id, workspace_id, agent_id, source_site, source_url, content, created_at)
-   VALUES (CAST(${at[0]} AS uuid), ${at[1]}, CAST(${at[2]} AS uuid), CAST(${at[3]} AS uuid), ${at[4]}, ${at[5]}, ${at[6]}, CAST(${at[7]} AS timestamptz))`;
+   ${from === undefined ? `VALUES (${episodeRow(at)})` : `SELECT ${episodeRow(at)} FROM ${from}`}`;
+
+/** The shared subject lock of user `u`, over the user ids of the text array $1 (SUBJECT_USERS): holdSubjects, HELD_EPISODE_INSERT. */
+const SHARED_SUBJECT_LOCK = `pg_advisory_xact_lock_shared(${SUBJECT_LOCK_KEY('u')})`;
+const SUBJECT_USERS = 'unnest(CAST($1 AS text[])) AS u';
 
 /**
  * The episode alone, with the subject lock of its user ($1, an array of one) taken by the row
  * source: the aggregate returns only once every lock is held, and the INSERT has no row to write
  * before that. A data-modifying CTE beside the INSERT would give no such order.
  */
-const HELD_EPISODE_INSERT = `WITH held AS (
-     SELECT count(pg_advisory_xact_lock_shared(${SUBJECT_LOCK_KEY('u')})) AS locks FROM unnest(CAST($1 AS text[])) AS u)
-   INSERT INTO episodes (id, user_id, workspace_id, agent_id, source_site, source_url, content, created_at)
-   SELECT CAST($2 AS uuid), CAST($3 AS text), CAST($4 AS uuid), CAST($5 AS uuid), CAST($6 AS text), CAST($7 AS text), CAST($8 AS text),
-          CAST($9 AS timestamptz)
-     FROM held`;
+const HELD_EPISODE_INSERT = `WITH held AS (SELECT count(${SHARED_SUBJECT_LOCK}) AS locks FROM ${SUBJECT_USERS})
+   ${EPISODE_INSERT(['$2', '$3', '$4', '$5', '$6', '$7', '$8', '$9'], 'held')}`;
 
 function episodeValues(episode: EpisodeEntity): unknown[] {
   return [
