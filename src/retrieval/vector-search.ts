@@ -290,10 +290,7 @@ export class VectorSearch {
     if (!hasFilters(applicable)) {
       // The current rows, unfiltered: statistics kept at write time (bm25-ranking.ts).
       const ranking = await rankBm25(this.access, scope, words, toVectorLiteral(embedding), k);
-      span.setAttribute('atrium.bm25.passes', ranking.passes);
-      span.setAttribute('atrium.bm25.choice', ranking.choice);
-      span.setAttribute('atrium.bm25.matched_lexemes', ranking.matched);
-      span.setAttribute('atrium.bm25.lexemes', ranking.scored);
+      span.setAttribute('atrium.bm25.lexemes', ranking.lexemes);
       return ranking.rows;
     }
     // A filter or as_of narrows the population the statistics describe, which the kept

@@ -181,117 +181,77 @@ export function toTermStatistics(rows: { lexeme: string; docs: number | string; 
 }
 
 /**
- * Okapi BM25 with given statistics (termStatsStatement's): the caller's visible current rows
- * that contain a lexeme of `:bm25_match`, scored over every lexeme of `:bm25_lexemes` with its
- * document frequency in `:bm25_dfs`, best k. The score is the same expression as bm25Statement's,
- * so the two rank alike; `:bm25_match` may name fewer lexemes than are scored (MaxScore,
- * retrieval/bm25-ranking.ts), `:bm25_rest` names the others.
+ * The best k rows by BM25 among the caller's visible current rows, in one statement, exactly:
+ * every row that contains a query lexeme is scored.
  *
- * The rows without an expiry are read from memory_postings (migration 1763700600000) through
- * `classes(alias)`, the caller's visibility classes (visibility.termStatsCondition), the same
- * condition its statistics were summed with: the matched lexemes' ranges of the covering index,
- * and the other scored lexemes' ranges kept for the matched rows only. The rows with an expiry,
- * which the postings do not hold, come from `expiring` (alias `t`, scoped by applyMemoryScope), matched
- * on `:bm25_tsq` and unnested as the per-query statement does. The caller then reads the k rows
- * themselves through the door (textStatementSql with a scoped builder), so a row the postings
- * named wrongly could only be dropped, never shown.
+ * - `stats`: the caller's statistics for the query's lexemes (`statsSql`, termStatsStatement:
+ *   O(query lexemes), exact for the caller); `pop`, N and the average length; `terms`, the
+ *   lexemes some visible row contains, with their idf.
+ * - `hits`: the rows without an expiry come from memory_postings (migration 1763700600000)
+ *   through `classes(alias)`, the caller's visibility classes (visibility.termStatsCondition),
+ *   the same condition its statistics were summed with: each lexeme's range of the covering
+ *   index, each posting scored where it is read. The rows with an expiry, which the postings do
+ *   not hold, come from `expiring` (alias `t`, scoped by applyMemoryScope), matched on
+ *   `:bm25_tsq` and unnested as the per-query statement does.
+ * - one aggregate sums each row's terms, and the best k are kept.
+ *
+ * The caller then reads the k rows themselves through the door (textStatementSql with a scoped
+ * builder), so a row the postings named wrongly could only be dropped, never shown. The score is
+ * the same expression as bm25Statement's on the same double precision values, so the two rank
+ * alike. Besides `id` and `text_rank`, every row carries N, the average length and the number
+ * of lexemes scored (`bm25_lexemes`).
+ *
+ * This replaced three statements (statistics, MaxScore's floor over the rarest lexemes, and a
+ * pass that aggregated only the rows able to reach the top k, semi-joining the other lexemes'
+ * ranges to them): the ranges were read whole either way, aggregating every posting cost what
+ * the semi-join did, and the floor and two round trips were saved
+ * (docs/bench-notes/bm25-statistics.md, "One statement").
  */
-export function rankedTextStatement<T extends ObjectLiteral>(
+export function rankedBm25Statement<T extends ObjectLiteral>(
+  statsSql: string,
   expiring: SelectQueryBuilder<T>,
   classes: (alias: string) => string,
-  rest: boolean,
 ): string {
   expiring
     .select('t.id', 'id')
     .addSelect('t.content_tsv', 'tsv')
     .andWhere('t.expires_at IS NOT NULL')
-    .andWhere('t.content_tsv @@ CAST(:bm25_tsq AS tsquery)');
-  const branches = [
-    'SELECT m.id, m.score FROM matched m',
-    ...(rest ? [otherLexemes(classes)] : []),
-    `SELECT h.id, ${termScore('w', 'cardinality(u.positions)', 'length(h.tsv)')}
-        FROM (${expiring.getQuery()}) h CROSS JOIN LATERAL unnest(h.tsv) u JOIN terms w ON w.lexeme = u.lexeme`,
-  ];
-  return `${matchedPostings(classes)}, hits AS (
-      ${branches.join('\n      UNION ALL\n      ')}
+    .andWhere("t.content_tsv @@ to_tsquery('english', :bm25_tsq)");
+  return `WITH stats AS (${statsSql}),
+    pop AS (
+      SELECT s.docs AS n, s.length_sum / s.docs AS avgdl FROM stats s WHERE s.lexeme = '' AND s.docs > 0
+    ), terms AS (
+      SELECT s.lexeme, ln(1 + (p.n - s.docs + 0.5) / (s.docs + 0.5)) AS idf
+        FROM stats s CROSS JOIN pop p WHERE s.lexeme <> '' AND s.docs > 0
+    ), hits AS (
+      -- One range of the covering index per lexeme. OFFSET 0 keeps each lookup a subquery run per
+      -- lexeme: flattened into a join, the generic plan of the named statement (which expects a
+      -- handful of rows per scope) scanned the whole scope and filtered.
+      SELECT p.memory_id AS id, ${termScore('w', 'p.tf', 'p.dl')} AS score
+        FROM terms w
+        CROSS JOIN LATERAL (
+          SELECT p.memory_id, p.tf, p.dl FROM memory_postings p WHERE ${classes('p')} AND p.lexeme = w.lexeme OFFSET 0) p
+      UNION ALL
+      SELECT h.id, ${termScore('w', 'cardinality(u.positions)', 'length(h.tsv)')}
+        FROM (${expiring.getQuery()}) h CROSS JOIN LATERAL unnest(h.tsv) u JOIN terms w ON w.lexeme = u.lexeme
     )
-    SELECT h.id AS id, ${fromQuanta('sum(h.score)')} AS text_rank,
-           min(CAST(:bm25_n AS double precision)) AS bm25_n, min(CAST(:bm25_avgdl AS double precision)) AS bm25_avgdl
-    FROM hits h
+    SELECT h.id AS id, ${fromQuanta('sum(h.score)')} AS text_rank, min(p.n) AS bm25_n, min(p.avgdl) AS bm25_avgdl,
+           (SELECT count(*) FROM terms) AS bm25_lexemes
+    FROM hits h CROSS JOIN pop p
     GROUP BY h.id ORDER BY text_rank DESC, h.id LIMIT :bm25_k`;
 }
 
 /**
- * The other scored lexemes of the matched rows (rankedTextStatement with `rest`): the same
- * ranges of the same index, kept for the matched memories only (each memory has one class row
- * the caller reads). A range per lexeme costs less than a lookup per matched memory (~0.5
- * against ~10 µs a row). A pass that matches on every lexeme leaves this branch out, so its
- * matched rows are read once and not kept aside for a semi-join.
- */
-function otherLexemes(classes: (alias: string) => string): string {
-  return `SELECT r.memory_id, ${termScore('w', 'r.tf', 'r.dl')}
-        FROM terms w
-        CROSS JOIN LATERAL (
-          SELECT r.memory_id, r.tf, r.dl FROM memory_postings r WHERE ${classes('r')} AND r.lexeme = w.lexeme OFFSET 0) r
-       WHERE w.lexeme = ANY(CAST(:bm25_rest AS text[])) AND r.memory_id IN (SELECT id FROM matched)`;
-}
-
-/**
  * One posting's BM25 term in quanta (orderFreeSum's integer), with the idf of `terms` row
- * `alias`: the expression bm25Statement sums, on the same double precision values, so both
- * statements score a row alike to the last bit. Computed where the posting is read, the pass
- * aggregates one integer a posting instead of joining each to its lexeme's idf first (~10% of
- * a pass on the largest scopes, docs/bench-notes/bm25-statistics.md).
+ * `alias` and the statement's average length (`pop`): the expression bm25Statement sums, on the
+ * same double precision values, so both statements score a row alike to the last bit. Computed
+ * where the posting is read, the aggregate sums one integer a posting instead of joining each to
+ * its lexeme's idf first (~10% of a pass on the largest scopes, docs/bench-notes/bm25-statistics.md).
  */
 function termScore(alias: string, tf: string, dl: string): string {
   const f = `CAST(${tf} AS double precision)`;
   const d = `CAST(${dl} AS double precision)`;
   return toQuanta(
-    `${alias}.idf * ${f} * ${BM25_K1 + 1} / (${f} + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * ${d} / greatest(CAST(:bm25_avgdl AS double precision), 1)))`,
+    `${alias}.idf * ${f} * ${BM25_K1 + 1} / (${f} + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * ${d} / greatest((SELECT p.avgdl FROM pop p), 1)))`,
   );
-}
-
-/**
- * The CTEs `terms` (each scored lexeme of `:bm25_lexemes` with its idf from `:bm25_dfs` and
- * `:bm25_n`) and `matched` (id, score: every posting of the caller's classes for a lexeme of
- * `:bm25_match`, scored as termScore), shared by the ranked pass and its floor.
- */
-function matchedPostings(classes: (alias: string) => string): string {
-  return `WITH terms AS (
-      SELECT x.lexeme, ln(1 + (CAST(:bm25_n AS double precision) - x.df + 0.5) / (x.df + 0.5)) AS idf
-        FROM unnest(CAST(:bm25_lexemes AS text[]), CAST(:bm25_dfs AS double precision[])) AS x(lexeme, df)
-    ), matched AS (
-      -- One range of the covering index per matched lexeme, each posting scored where it is
-      -- read. OFFSET 0 keeps each lookup a subquery run per lexeme: flattened into a join, the
-      -- generic plan of the named statement (which expects a handful of rows per scope)
-      -- scanned the whole scope and filtered.
-      SELECT p.memory_id AS id, ${termScore('w', 'p.tf', 'p.dl')} AS score
-        FROM terms w
-        CROSS JOIN LATERAL (
-          SELECT p.memory_id, p.tf, p.dl FROM memory_postings p
-           WHERE ${classes('p')} AND p.lexeme = w.lexeme OFFSET 0) p
-       WHERE w.lexeme = ANY(CAST(:bm25_match AS text[]))
-    )`;
-}
-
-/**
- * MaxScore's first look (retrieval/bm25-ranking.ts): the k-th best score among the caller's
- * visible current rows that contain a lexeme of `:bm25_match`, each scored over those lexemes
- * only (0 when fewer than k rows contain one). Every such partial score is at most the row's
- * full score, so this is at most the k-th best full score of any pass that matches on these
- * lexemes or more: a floor that only reads the matched lexemes' ranges. Rows with an expiry
- * are left out (a floor over fewer rows is still a floor). The k best rows are read back
- * through the door (`visibleIds`, a scoped builder's ids), and the floor is 0 unless all k
- * are there: a posting that named a row wrongly could lower the floor, never raise it.
- */
-export function bm25FloorStatement(classes: (alias: string) => string, visibleIds: string): string {
-  return `${matchedPostings(classes)}, best AS (
-      SELECT m.id, sum(m.score) AS score FROM matched m GROUP BY m.id ORDER BY score DESC LIMIT :bm25_k)
-    SELECT CASE WHEN count(*) = CAST(:bm25_k AS integer) THEN ${fromQuanta('min(b.score)')} ELSE 0 END AS floor
-      FROM best b JOIN (${visibleIds}) v ON v.id = b.id`;
-}
-
-/** A tsquery that matches any of `lexemes` as they are (quoted: no dictionary runs on them again). */
-export function lexemeQuery(lexemes: readonly string[]): string {
-  return lexemes.map((lexeme) => `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`).join(' | ');
 }

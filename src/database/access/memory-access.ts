@@ -14,35 +14,29 @@ import { appendAuditEvents, auditInsert, type AuditEvent } from '../audit/audit-
 import { EpisodeEntity } from '../entities/episode.entity';
 import { LessonEntity } from '../entities/lesson.entity';
 import { MemoryEntity } from '../entities/memory.entity';
-import {
-  bm25FloorStatement,
-  bm25Statement,
-  rankedTextStatement,
-  termStatsStatement,
-  toTermStatistics,
-  type TermStatistics,
-} from './bm25-statement';
+import { bm25Statement, rankedBm25Statement, termStatsStatement, toTermStatistics, type TermStatistics } from './bm25-statement';
 import { eraseSubject, SUBJECT_LOCK_KEY, type ErasureReceipt, type ErasureSubject } from './erasure';
 import { hnswSessionSettings } from './hnsw-settings';
 import { checkLessonStatement } from './lesson-statement';
 import { RECORD_SELECT, toRecordRow, type MemoryRecordRow } from './record-statement';
 import { scopedSelect, scopedUpdate, type ScopedSelect, type ScopedUpdate } from './scoped-query';
 import {
+  RANKED_TEXT_COLUMNS,
   searchStatementSql,
   textStatementSql,
+  toRankedTextResult,
   toSearchResult,
   toTextResult,
+  type RankedTextResult,
   type SearchStatementResult,
   type TextStatementResult,
 } from './search-statement';
 import {
   planValues,
   purposeOf,
-  scoresRest,
   searchFilterValues,
   shapeKeyOf,
   timeOf,
-  type Bm25FloorPlan,
   type FullTextPlan,
   type RankedTextPlan,
   type RecordPlan,
@@ -351,23 +345,22 @@ export class MemoryAccess {
     }
   }
 
-  /** The full-text side of a hybrid search (textStatementSql over bm25-statement.ts). */
-  async textSearch(plan: FullTextPlan | RankedTextPlan): Promise<TextStatementResult> {
+  /** The full-text side of a filtered hybrid search (textStatementSql over bm25-statement.ts, bm25Statement). */
+  async textSearch(plan: FullTextPlan): Promise<TextStatementResult> {
     const [shape, values] = this.prepare(plan);
     return toTextResult(await this.run(shape, values));
+  }
+
+  /** The full-text side of an unfiltered hybrid search: BM25 over the postings in one statement (bm25-statement.ts, rankedBm25Statement). */
+  async rankedText(plan: RankedTextPlan): Promise<RankedTextResult> {
+    const [shape, values] = this.prepare(plan);
+    return toRankedTextResult(await this.run(shape, values));
   }
 
   /** The caller's BM25 statistics for a query (bm25-statement.ts, termStatsStatement). */
   async termStatistics(plan: TermStatsPlan): Promise<TermStatistics> {
     const [shape, values] = this.prepare(plan);
     return toTermStatistics(await this.run(shape, values));
-  }
-
-  /** A floor of the k-th best BM25 score over the matched lexemes (bm25-statement.ts, bm25FloorStatement). */
-  async bm25Floor(plan: Bm25FloorPlan): Promise<number> {
-    const [shape, values] = this.prepare(plan);
-    const [row] = await this.run<{ floor: number | string }>(shape, values);
-    return Number(row.floor);
   }
 
   /**
@@ -439,19 +432,14 @@ export class MemoryAccess {
       case 'term-stats':
         return termStatsStatement(this.scoped(plan.scope, purpose, 'e', time), termStatsCondition('s', plan.scope));
       case 'ranked-text': {
-        const ranked = rankedTextStatement(
+        const ranked = rankedBm25Statement(
+          termStatsStatement(this.scoped(plan.scope, purpose, 'e', time), termStatsCondition('s', plan.scope)),
           this.scoped(plan.scope, purpose, 't', time),
           (alias) => termStatsCondition(alias, plan.scope),
-          scoresRest(plan),
         );
         // The k rows themselves through the door: the postings choose them, the predicate still decides.
-        return textStatementSql(ranked, this.scoped(plan.scope, purpose, 'v', time).select('v.id', 'id').getQuery());
+        return textStatementSql(ranked, this.scoped(plan.scope, purpose, 'v', time).select('v.id', 'id').getQuery(), RANKED_TEXT_COLUMNS);
       }
-      case 'bm25-floor':
-        return bm25FloorStatement(
-          (alias) => termStatsCondition(alias, plan.scope),
-          this.scoped(plan.scope, purpose, 'v', time).select('v.id', 'id').getQuery(),
-        );
       case 'record-by-id':
         return this.recordSelect(plan.scope, purpose, time).andWhere('m.id = :id').getQuery();
       case 'records-by-ids':

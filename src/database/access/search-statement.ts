@@ -100,10 +100,12 @@ SELECT ${keyColumn} AS key_live, ${lessonColumn} AS lessons, r.*
  * with each row's vector distance to the query. Rendered once per shape by MemoryAccess.
  * `visibleIds`: a scoped builder's SQL selecting `id`, when `bm25` chose its rows from
  * something other than the scoped builders (the postings): only the rows it keeps are returned.
+ * `extra`: more columns of `bm25` passed through as they are.
  */
-export function textStatementSql(bm25: string, visibleIds?: string): string {
+export function textStatementSql(bm25: string, visibleIds?: string, extra: readonly string[] = []): string {
   const visible = visibleIds === undefined ? '' : ` JOIN (${visibleIds}) v ON v.id = c.id`;
-  return `SELECT ${MEMORY_COLUMNS.map((c) => `m.${c}`).join(', ')}, c.text_rank AS text_rank, c.bm25_n AS bm25_n, c.bm25_avgdl AS bm25_avgdl, m.embedding <=> CAST(:q AS vector) AS distance
+  const passed = extra.map((column) => `, c.${column} AS ${column}`).join('');
+  return `SELECT ${MEMORY_COLUMNS.map((c) => `m.${c}`).join(', ')}, c.text_rank AS text_rank, c.bm25_n AS bm25_n, c.bm25_avgdl AS bm25_avgdl${passed}, m.embedding <=> CAST(:q AS vector) AS distance
   FROM (${bm25}) c${visible} JOIN memories m ON m.id = c.id AND m.user_id = :vis_userId
  ORDER BY c.text_rank DESC, m.id`;
 }
@@ -127,6 +129,20 @@ export function toTextResult(rows: (Row & { text_rank: number; bm25_n: number | 
     population:
       first && first.bm25_n !== null && first.bm25_avgdl !== null ? { n: Number(first.bm25_n), avgdl: Number(first.bm25_avgdl) } : null,
   };
+}
+
+/** What rankedBm25Statement returns besides the rows, on each of them (passed through textStatementSql). */
+export const RANKED_TEXT_COLUMNS = ['bm25_lexemes'] as const;
+
+export interface RankedTextResult extends TextStatementResult {
+  /** The query's lexemes that some visible row contains (each was scored); 0 when no row came back. */
+  lexemes: number;
+}
+
+export function toRankedTextResult(
+  rows: (Parameters<typeof toTextResult>[0][number] & { bm25_lexemes: number | string })[],
+): RankedTextResult {
+  return { ...toTextResult(rows), lexemes: rows.length > 0 ? Number(rows[0].bm25_lexemes) : 0 };
 }
 
 type Row = { key_live: boolean | null; lessons: LessonHit[] | null; distance: number | null; candidate_rows: string | null } & MemoryRow;

@@ -1,6 +1,6 @@
 import { assertNever } from '../../common/errors/domain-error';
 import type { MemoryScope } from '../../common/scope/memory-scope';
-import { bm25Parameters, lexemeQuery, type Bm25Population } from './bm25-statement';
+import { bm25Parameters, type Bm25Population } from './bm25-statement';
 import type { LessonGate } from './search-statement';
 import { CURRENT, scopeShapeKey, type AccessPurpose, type ReadTime } from './visibility';
 
@@ -79,37 +79,16 @@ export interface TermStatsPlan {
 }
 
 /**
- * What a BM25 statement over the postings needs from a TermStatsPlan's statistics: the query's
- * present `lexemes` (rarest first) with their `dfs`, the `matchLexemes` (a prefix of them) whose
- * rows it reads, N, the average length, and k.
+ * BM25 over the postings, in one statement (bm25-statement.ts, rankedBm25Statement): the
+ * caller's statistics for the query's `words`, and the visible current rows that contain one of
+ * them scored, best k, each with its distance to `q`.
  */
-export interface Bm25PassInput {
-  scope: MemoryScope;
-  lexemes: readonly string[];
-  dfs: readonly number[];
-  matchLexemes: readonly string[];
-  n: number;
-  avgdl: number;
-  k: number;
-}
-
-/**
- * BM25 with the statistics a TermStatsPlan read (bm25-statement.ts, rankedTextStatement): the
- * visible current rows containing one of `matchLexemes`, scored over `lexemes` (with `dfs`),
- * best k, with each row's distance to `q`.
- */
-export interface RankedTextPlan extends Bm25PassInput {
+export interface RankedTextPlan {
   statement: 'ranked-text';
+  scope: MemoryScope;
+  words: readonly string[];
+  k: number;
   q: string;
-}
-
-/**
- * A lower bound of the k-th best BM25 score among the visible current rows that contain one of
- * `matchLexemes` (bm25-statement.ts, bm25FloorStatement): their postings scored over the matched
- * lexemes only. MaxScore's cheap first look (retrieval/bm25-ranking.ts).
- */
-export interface Bm25FloorPlan extends Bm25PassInput {
-  statement: 'bm25-floor';
 }
 
 /** Record filters of a list (user scope only; the caller decides which apply, spec 4.2.6). */
@@ -124,7 +103,7 @@ export type RecordPlan =
   | { statement: 'records-by-ids'; scope: MemoryScope; ids: readonly string[]; time?: ReadTime }
   | { statement: 'record-page'; scope: MemoryScope; filters: RecordFilters; limit: number; offset: number; time?: ReadTime };
 
-export type StatementPlan = VectorPlan | FullTextPlan | TermStatsPlan | RankedTextPlan | Bm25FloorPlan | RecordPlan;
+export type StatementPlan = VectorPlan | FullTextPlan | TermStatsPlan | RankedTextPlan | RecordPlan;
 
 /** The purpose a plan reads under. */
 export function purposeOf(plan: StatementPlan): AccessPurpose {
@@ -136,7 +115,6 @@ export function purposeOf(plan: StatementPlan): AccessPurpose {
     case 'full-text':
     case 'term-stats':
     case 'ranked-text':
-    case 'bm25-floor':
     case 'records-by-ids':
     case 'record-page':
       return 'read';
@@ -154,7 +132,6 @@ export function timeOf(plan: StatementPlan): ReadTime {
       return plan.filters.asOf ? { kind: 'as-of', at: plan.filters.asOf } : CURRENT;
     case 'term-stats':
     case 'ranked-text':
-    case 'bm25-floor':
       return CURRENT;
     case 'record-by-id':
     case 'records-by-ids':
@@ -204,9 +181,7 @@ export function shapeKeyOf(plan: StatementPlan): string {
     case 'full-text':
       return [plan.statement, scope, present(searchFilterValues(plan.filters), SEARCH_FILTERS)].join('|');
     case 'ranked-text':
-      return [plan.statement, scope, scoresRest(plan)].join('|');
     case 'term-stats':
-    case 'bm25-floor':
     case 'record-by-id':
     case 'records-by-ids':
       return [plan.statement, scope].join('|');
@@ -216,21 +191,6 @@ export function shapeKeyOf(plan: StatementPlan): string {
       return assertNever(plan);
   }
 }
-
-/** The named values every BM25 statement over the postings takes (bm25-statement.ts, matchedPostings). */
-function bm25PassValues(plan: Bm25PassInput): Record<string, unknown> {
-  return {
-    bm25_match: [...plan.matchLexemes],
-    bm25_lexemes: [...plan.lexemes],
-    bm25_dfs: [...plan.dfs],
-    bm25_n: plan.n,
-    bm25_avgdl: plan.avgdl,
-    bm25_k: plan.k,
-  };
-}
-
-/** Whether a ranked pass matches on fewer lexemes than it scores (its statement then reads the others' postings for the matched rows). */
-export const scoresRest = (plan: RankedTextPlan): boolean => plan.matchLexemes.length < plan.lexemes.length;
 
 const vectorParts = (plan: VectorPlan): boolean[] => [plan.gate !== null, plan.liveKeyId !== null];
 
@@ -252,14 +212,7 @@ export function planValues(plan: StatementPlan): Record<string, unknown> {
     case 'term-stats':
       return { bm25_text: plan.words.join(' ') };
     case 'ranked-text':
-      return {
-        ...bm25PassValues(plan),
-        bm25_tsq: lexemeQuery(plan.matchLexemes),
-        ...(scoresRest(plan) ? { bm25_rest: plan.lexemes.filter((lexeme) => !plan.matchLexemes.includes(lexeme)) } : {}),
-        q: plan.q,
-      };
-    case 'bm25-floor':
-      return bm25PassValues(plan);
+      return { bm25_text: plan.words.join(' '), bm25_tsq: plan.words.join(' | '), bm25_k: plan.k, q: plan.q };
     case 'record-by-id':
       return { id: plan.id };
     case 'records-by-ids':
