@@ -8,7 +8,7 @@ import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
  * private memories in a workspace), so a hidden memory would shift the ranking of visible ones
  * and leak, through ordering, that a term exists. Two ways to get them here, both exact:
  *
- * - kept (termStatsStatement + rankedTextStatement, the unfiltered searches): memory_term_stats
+ * - kept (rankedBm25Statement over termStatsStatement, the unfiltered searches): memory_term_stats
  *   holds per-scope counts split by what decides visibility (migration 1763700400000), and the
  *   caller sums exactly the classes it reads (visibility.termStatsCondition), in O(query terms);
  *   the rows are then scored from memory_postings (migration 1763700600000), the same classes
@@ -20,8 +20,8 @@ import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
  *
  * A row's score is the sum of its lexemes' terms, each rounded to a multiple of 1e-7 and added
  * as integers (orderFreeSum): a sum of doubles depends on the order in which the plan brings
- * the terms, so two plans (a pruned and a full pass, bm25-ranking.ts) could rank two tying rows
- * apart by one unit in the last place. Integers add exactly in any order. The terms are
+ * the terms, so two plans (the postings' and the per-query statement's, or two generic plans of
+ * one) could rank two tying rows apart by one unit in the last place. Integers add exactly in any order. The terms are
  * `integer`, whose sum PostgreSQL keeps in a plain 64-bit value; a `bigint` sum keeps a
  * 128-bit state allocated for every row being scored, and a `numeric` one (the first version)
  * a numeric per term.
