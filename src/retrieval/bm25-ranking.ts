@@ -1,13 +1,6 @@
 import type { MemoryScope } from '../common/scope/memory-scope';
 import type { MemoryAccess } from '../database/access/memory-access';
-import type { TextStatementRow } from '../database/access/search-statement';
-
-/** What a ranking did, for the span and the tests. */
-export interface Bm25Ranking {
-  rows: TextStatementRow[];
-  /** The query's lexemes that some visible row contains, each scored (0 when none). */
-  lexemes: number;
-}
+import type { RankedTextResult } from '../database/access/search-statement';
 
 /**
  * The best k rows by BM25 among the caller's visible current rows, exactly: one statement
@@ -20,13 +13,12 @@ export interface Bm25Ranking {
  * rows able to reach the top k, but the other lexemes' ranges were still read whole to complete
  * those rows, and aggregating every posting costs what that did, without the floor's statement.
  */
-export async function rankBm25(
+export function rankBm25(
   access: Pick<MemoryAccess, 'rankedText'>,
   scope: MemoryScope,
   words: readonly string[],
   q: string,
   k: number,
-): Promise<Bm25Ranking> {
-  const { rows, lexemes } = await access.rankedText({ statement: 'ranked-text', scope, words, k, q });
-  return { rows, lexemes };
+): Promise<RankedTextResult> {
+  return access.rankedText({ statement: 'ranked-text', scope, words, k, q });
 }

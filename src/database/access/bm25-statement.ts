@@ -60,6 +60,15 @@ function toQuanta(term: string): string {
   return `CAST(round((${term}) * ${SCORE_QUANTUM}) AS integer)`;
 }
 
+/**
+ * One lexeme's BM25 term for a row, from SQL expressions (double precision) of its idf, the
+ * term frequency, the row's length and the average length: the one formula both the per-query
+ * statement and the postings' statement score with, so the two rank alike to the last bit.
+ */
+function bm25Term(idf: string, tf: string, dl: string, avgdl: string): string {
+  return `${idf} * ${tf} * ${BM25_K1 + 1} / (${tf} + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * ${dl} / greatest(${avgdl}, 1)))`;
+}
+
 /** A sum of quanta back to a score. */
 function fromQuanta(quanta: string): string {
   return `CAST(${quanta} AS double precision) / ${SCORE_QUANTUM}`;
@@ -94,8 +103,7 @@ export function bm25Statement<T extends ObjectLiteral>(
       UNION ALL (${population.getQuery()})
       LIMIT 1),
     df AS (SELECT lexeme, CAST(count(*) AS double precision) AS df FROM hits GROUP BY lexeme)
-    SELECT h.id AS id, ${orderFreeSum(`ln(1 + (st.n - d.df + 0.5) / (d.df + 0.5))
-        * h.tf * ${BM25_K1 + 1} / (h.tf + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * h.dl / greatest(st.avgdl, 1)))`)} AS text_rank, min(st.n) AS bm25_n, min(st.avgdl) AS bm25_avgdl
+    SELECT h.id AS id, ${orderFreeSum(bm25Term('ln(1 + (st.n - d.df + 0.5) / (d.df + 0.5))', 'h.tf', 'h.dl', 'st.avgdl'))} AS text_rank, min(st.n) AS bm25_n, min(st.avgdl) AS bm25_avgdl
     FROM hits h JOIN df d ON d.lexeme = h.lexeme CROSS JOIN stats st
     GROUP BY h.id ORDER BY text_rank DESC, h.id LIMIT :bm25_k`;
   return {
@@ -243,7 +251,7 @@ export function rankedBm25Statement<T extends ObjectLiteral>(
 
 /**
  * One posting's BM25 term in quanta (orderFreeSum's integer), with the idf of `terms` row
- * `alias` and the statement's average length (`pop`): the expression bm25Statement sums, on the
+ * `alias` and the statement's average length (`pop`): bm25Term, as bm25Statement sums it, on the
  * same double precision values, so both statements score a row alike to the last bit. Computed
  * where the posting is read, the aggregate sums one integer a posting instead of joining each to
  * its lexeme's idf first (~10% of a pass on the largest scopes, docs/bench-notes/bm25-statistics.md).
@@ -251,7 +259,5 @@ export function rankedBm25Statement<T extends ObjectLiteral>(
 function termScore(alias: string, tf: string, dl: string): string {
   const f = `CAST(${tf} AS double precision)`;
   const d = `CAST(${dl} AS double precision)`;
-  return toQuanta(
-    `${alias}.idf * ${f} * ${BM25_K1 + 1} / (${f} + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * ${d} / greatest((SELECT p.avgdl FROM pop p), 1)))`,
-  );
+  return toQuanta(bm25Term(`${alias}.idf`, f, d, '(SELECT p.avgdl FROM pop p)'));
 }
