@@ -89,7 +89,15 @@ export class SearchService {
     // Handled at once: if the vector side fails first (a revoked key, a dropped connection),
     // this promise's own failure must not go unhandled while nobody awaits it.
     texts.catch(() => undefined);
-    const found = await this.repository.gatedNearest(scope, queryVector, { k, filters, gate: this.lessons.gate(), recheck });
+    // The vector side is a list of candidates for fusion, not an exact top k: on large scopes
+    // it reads the index candidates search/fast would for `limit` rows (docs/retrieval.md).
+    const found = await this.repository.gatedNearest(scope, queryVector, {
+      k,
+      filters,
+      gate: this.lessons.gate(),
+      recheck,
+      overFetchFor: limit,
+    });
     const check = this.checkLessons(found.lessons as LessonMatch[] | null, principal);
     if (check && !check.safe) await this.lessons.failedClosed(scope, found.lessons as LessonMatch[], check.highest_severity);
     if (check && !check.safe) return this.answer(scope, check, []);

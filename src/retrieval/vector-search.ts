@@ -35,6 +35,12 @@ export interface GatedRequest {
   purpose?: SearchPurpose;
   /** The API key the guard took from memory, re-checked by the first statement. */
   recheck?: KeyRecheck | null;
+  /**
+   * For a list of candidates rather than an exact top k (hybrid search's vector side): the
+   * HNSW plan reads as many index candidates as it would for this many rows, and keeps up to
+   * k of them (hnswOverFetch), instead of over-fetching for k exact nearest.
+   */
+  overFetchFor?: number;
 }
 
 /** The checks a statement carries: the lesson gate and the key re-check. */
@@ -47,6 +53,8 @@ const NO_CHECKS: Checks = { gate: null, liveKeyId: null };
 interface StatementOptions extends Checks {
   filters: SearchFilters;
   purpose: SearchPurpose;
+  /** GatedRequest.overFetchFor; k when absent. */
+  overFetchFor?: number;
 }
 
 export interface ScoredRow {
@@ -153,7 +161,7 @@ export class VectorSearch {
   }
 
   private async gated(scope: MemoryScope, embedding: readonly number[], request: GatedRequest): Promise<GatedRows> {
-    const { k, filters = {}, purpose = 'read', recheck = null } = request;
+    const { k, filters = {}, purpose = 'read', recheck = null, overFetchFor } = request;
     const q = toVectorLiteral(embedding);
     const key = scopeKey(scope, filters, purpose);
     // Only the first statement re-checks the key (it runs before anything is returned), and
@@ -169,7 +177,7 @@ export class VectorSearch {
       lessons = exact.lessons;
       checks = NO_CHECKS;
     }
-    const approximate = refuseRevoked(await this.indexedStatement(scope, q, k, { filters, purpose, ...checks }), recheck);
+    const approximate = refuseRevoked(await this.indexedStatement(scope, q, k, { filters, purpose, overFetchFor, ...checks }), recheck);
     lessons ??= approximate.lessons;
     if (approximate.blocked || approximate.rows.length >= k) return { lessons, rows: approximate.rows };
     return { lessons, rows: (await this.exactStatement(scope, q, k, { filters, purpose, ...NO_CHECKS })).rows };
@@ -240,7 +248,7 @@ export class VectorSearch {
   }
 
   private async indexedStatement(scope: MemoryScope, q: string, k: number, options: StatementOptions): Promise<SearchStatementResult> {
-    const { filters, purpose, gate, liveKeyId } = options;
+    const { filters, purpose, gate, liveKeyId, overFetchFor = k } = options;
     const ownGraph = this.graphs?.hasGraph(tenantScopeOf(scope)) ?? false;
     return this.access.search({
       statement: 'hnsw-vector',
@@ -249,7 +257,7 @@ export class VectorSearch {
       filters: applicableFilters(scope, filters),
       q,
       k,
-      candidates: hnswOverFetch(k, ownGraph),
+      candidates: Math.max(k, hnswOverFetch(overFetchFor, ownGraph)),
       efSearch: this.tuning.efSearch,
       gate,
       liveKeyId,

@@ -206,6 +206,32 @@ if (!isPostgresRun()) {
       expect(logged.some((q) => /set_config\(/.test(q) && q.includes('hnsw.ef_search'))).toBe(!direct);
     });
 
+    it("/search's vector side reads the index candidates search/fast would for its limit, at least k, not an over-fetch for an exact top k", async () => {
+      const logged: { sql: string; parameters: unknown[] }[] = [];
+      const spy = jest
+        .spyOn(t.dataSource.logger, 'logQuery')
+        .mockImplementation(
+          (sql: string, parameters?: unknown) => void logged.push({ sql, parameters: Array.isArray(parameters) ? parameters : [] }),
+        );
+      try {
+        const res = await t
+          .http()
+          .post('/v1/memories/search')
+          .send({ ...userScope, query: 'lantern orchid', limit: 5 });
+        expect(res.status).toBe(200);
+        expect(res.body.count).toBe(5);
+      } finally {
+        spy.mockRestore();
+      }
+      // The scope is known large (the tests above searched it), so its one vector statement is the HNSW plan's.
+      const vector = logged.filter((q) => /^\s*WITH\b/.test(q.sql) && q.sql.includes('<=>') && !q.sql.includes('memory_postings'));
+      expect(vector).toHaveLength(1);
+      expect(t.app.get(TenantGraphMaintainer).hasGraph({ userId: userScope.user_id, workspaceId: null })).toBe(true);
+      // k = 40 candidates for fusion (4 x limit, at least 40); search/fast's over-fetch for 5 rows
+      // on the scope's own graph is 35, so 40 are read, where an exact top 40 would take 80.
+      expect(vector[0].parameters.slice(-2)).toEqual([40, 40]);
+    });
+
     it("a workspace graph: agent Y gets exactly what the exact plan gives it, never X's agent_only rows", async () => {
       const asY = { ...ws, agent_id: agentY };
       const name = tenantGraphName({ userId: ws.user_id, workspaceId: ws.workspace_id });
