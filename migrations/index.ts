@@ -15,6 +15,7 @@ import { MemoryTermStats1763700400000 } from './1763700400000-memory-term-stats'
 import { PartitionGraphOutOfWrites1763700500000 } from './1763700500000-partition-graph-out-of-writes';
 import { MemoryPostings1763700600000 } from './1763700600000-memory-postings';
 import { TermStatsChanges1763700700000 } from './1763700700000-term-stats-changes';
+import { PostingsByReader1763700800000 } from './1763700800000-postings-by-reader';
 
 /**
  * Every migration, oldest first. Listed explicitly (not globbed) so the app, the CLI and the
@@ -38,4 +39,5 @@ export const ALL_MIGRATIONS = [
   PartitionGraphOutOfWrites1763700500000,
   MemoryPostings1763700600000,
   TermStatsChanges1763700700000,
+  PostingsByReader1763700800000,
 ];

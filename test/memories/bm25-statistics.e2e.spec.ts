@@ -387,7 +387,7 @@ describe('BM25 statistics kept at write time', () => {
     expect(await found()).toEqual([shared]);
   });
 
-  it("rank a workspace from the postings exactly as the per-query statement ranks each agent's visible rows (private, restricted, granted, expiring)", async () => {
+  it("rank a workspace from the postings exactly as the per-query statement ranks each agent's visible rows (private, restricted, granted, expiring), under every agent_scope", async () => {
     const user = newUser('postings');
     const workspaceId = newId();
     const agents = [newId(), newId(), newId()];
@@ -418,17 +418,25 @@ describe('BM25 statistics kept at write time', () => {
     }
     const q = toVectorLiteral(new Array<number>(dims).fill(0.05));
     let ranked = 0;
-    for (const agentId of agents) {
-      const scope: MemoryScope = { kind: 'workspace', userId: user, workspaceId, agentId, agentScope: { kind: 'all' } };
-      for (let i = 0; i < 12; i++) {
-        const query = Array.from({ length: 2 + Math.floor(next() * 4) }, () => words[Math.floor(next() * words.length)]);
-        const kept = await rankBm25(access, scope, query, q, 10);
-        const counted = await access.textSearch({ statement: 'full-text', scope, filters: {}, words: query, q, k: 10, population: null });
-        expect(kept.rows.map((r) => r.memory.id)).toEqual(counted.rows.map((r) => r.memory.id));
-        kept.rows.forEach((r, j) => expect(r.textRank).toBeCloseTo(counted.rows[j].textRank as number, 9));
-        if (kept.rows.length > 0) ranked++;
+    // Every agent_scope: each narrows within the two ranges of the reader index the statement reads.
+    const agentScopes: AgentScope[] = [
+      { kind: 'all' },
+      { kind: 'self' },
+      { kind: 'others' },
+      { kind: 'agents', agentIds: [agents[0], agents[2]] },
+    ];
+    for (const agentId of agents)
+      for (const agentScope of agentScopes) {
+        const scope: MemoryScope = { kind: 'workspace', userId: user, workspaceId, agentId, agentScope };
+        for (let i = 0; i < 4; i++) {
+          const query = Array.from({ length: 2 + Math.floor(next() * 4) }, () => words[Math.floor(next() * words.length)]);
+          const kept = await rankBm25(access, scope, query, q, 10);
+          const counted = await access.textSearch({ statement: 'full-text', scope, filters: {}, words: query, q, k: 10, population: null });
+          expect(kept.rows.map((r) => r.memory.id)).toEqual(counted.rows.map((r) => r.memory.id));
+          kept.rows.forEach((r, j) => expect(r.textRank).toBeCloseTo(counted.rows[j].textRank as number, 9));
+          if (kept.rows.length > 0) ranked++;
+        }
       }
-    }
-    expect(ranked).toBeGreaterThan(24);
+    expect(ranked).toBeGreaterThan(30);
   });
 });

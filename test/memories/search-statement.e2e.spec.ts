@@ -218,4 +218,67 @@ describe('named search statements', () => {
       await pool.end();
     }
   });
+
+  it("reads a workspace reader's postings from two ranges of the reader index, the shared one and its own, in the generic plan", async () => {
+    const pool = openStatementPool(t.dataSource, { max: 1 });
+    const logged: { sql: string; parameters: unknown[] }[] = [];
+    const spy = jest
+      .spyOn(t.dataSource.logger, 'logQuery')
+      .mockImplementation(
+        (sql: string, parameters?: unknown) => void logged.push({ sql, parameters: Array.isArray(parameters) ? parameters : [] }),
+      );
+    try {
+      const search = VectorSearch.withTuning(
+        new MemoryAccess(t.dataSource, undefined, { statementPool: pool }),
+        DEFAULT_VECTOR_SEARCH_TUNING,
+      );
+      const [userId, workspaceId, writer, reader] = [newUser(), newId(), newId(), newId()];
+      for (const [text, visibility] of [
+        ['the kiln fires on Fridays', 'workspace'],
+        ['the kiln key is under the mat', 'agent_only'],
+      ]) {
+        await t.http().post('/v1/memories/ingest/quick').send({
+          user_id: userId,
+          workspace_id: workspaceId,
+          agent_id: writer,
+          visibility,
+          source_site: 'tests',
+          skip_extraction: true,
+          conversation: text,
+        });
+      }
+      const scope = { kind: 'workspace', userId, workspaceId, agentId: reader, agentScope: { kind: 'all' } } as const;
+      // A test database's postings fit on a few pages, where a sequential scan is cheapest: as on
+      // a large table, the plan is to choose between the indexes.
+      await pool.query('SET enable_seqscan = off');
+      const vector = new Array<number>(384).fill(0).map((_, i) => Math.sin(i));
+      for (let i = 0; i < 3; i++) expect(await search.textMatches(scope, ['kiln'], vector, 10)).toHaveLength(1);
+
+      const ranked = logged.filter((q) => q.sql.includes('memory_postings'));
+      expect(ranked.length).toBeGreaterThan(0);
+      const prepared = await pool.query<{ name: string; generic_plans: string }>(
+        "SELECT name, generic_plans FROM pg_prepared_statements WHERE name LIKE 'atrium_%' AND statement LIKE '%memory_postings%'",
+      );
+      expect(prepared.rows).toHaveLength(1);
+      expect(Number(prepared.rows[0].generic_plans)).toBe(3);
+      const client = await pool.connect();
+      try {
+        const values = ranked[ranked.length - 1].parameters.map((v) => client.escapeLiteral(String(v))).join(', ');
+        const plan = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (COSTS OFF) EXECUTE ${prepared.rows[0].name}(${values})`);
+        const scans = plan.rows.map((r) => r['QUERY PLAN']).filter((line) => line.includes('on memory_postings'));
+        // The shared range (filed for no one) and the reader's own, each an index range; never
+        // the lexeme's whole range of the read index, which holds the other agents' private rows.
+        expect(scans).toHaveLength(2);
+        for (const scan of scans) expect(scan).toContain('Index Only Scan using memory_postings_reader_idx');
+        const conditions = plan.rows.map((r) => r['QUERY PLAN']).filter((line) => line.includes('Index Cond') && line.includes('COALESCE'));
+        expect(conditions).toHaveLength(2);
+        expect(conditions.filter((c) => /END\)\) IS NULL\)/.test(c))).toHaveLength(1);
+      } finally {
+        client.release();
+      }
+    } finally {
+      spy.mockRestore();
+      await pool.end();
+    }
+  });
 });

@@ -219,7 +219,14 @@ export function rankedBm25Statement<T extends ObjectLiteral>(
   statsSql: string,
   expiring: SelectQueryBuilder<T>,
   classes: (alias: string) => string,
+  ranges: (alias: string) => readonly string[],
 ): string {
+  // One lookup per range of the index that holds the caller's rows (visibility.postingRanges), or one
+  // for the whole lexeme when the scope has no split.
+  const lookup = (range: string | null) =>
+    `SELECT p.memory_id, p.tf, p.dl FROM memory_postings p WHERE ${classes('p')}${range ? ` AND ${range}` : ''} AND p.lexeme = w.lexeme OFFSET 0`;
+  const split = ranges('p');
+  const postings = split.length === 0 ? lookup(null) : split.map((range) => `(${lookup(range)})`).join(' UNION ALL ');
   expiring
     .select('t.id', 'id')
     .addSelect('t.content_tsv', 'tsv')
@@ -232,13 +239,12 @@ export function rankedBm25Statement<T extends ObjectLiteral>(
       SELECT s.lexeme, ln(1 + (p.n - s.docs + 0.5) / (s.docs + 0.5)) AS idf
         FROM stats s CROSS JOIN pop p WHERE s.lexeme <> '' AND s.docs > 0
     ), hits AS (
-      -- One range of the covering index per lexeme. OFFSET 0 keeps each lookup a subquery run per
-      -- lexeme: flattened into a join, the generic plan of the named statement (which expects a
-      -- handful of rows per scope) scanned the whole scope and filtered.
+      -- The caller's ranges of a covering index per lexeme. OFFSET 0 keeps each lookup a subquery
+      -- run per lexeme: flattened into a join, the generic plan of the named statement (which
+      -- expects a handful of rows per scope) scanned the whole scope and filtered.
       SELECT p.memory_id AS id, ${termScore('w', 'p.tf', 'p.dl')} AS score
         FROM terms w
-        CROSS JOIN LATERAL (
-          SELECT p.memory_id, p.tf, p.dl FROM memory_postings p WHERE ${classes('p')} AND p.lexeme = w.lexeme OFFSET 0) p
+        CROSS JOIN LATERAL (${postings}) p
       UNION ALL
       SELECT h.id, ${termScore('w', 'cardinality(u.positions)', 'length(h.tsv)')}
         FROM (${expiring.getQuery()}) h CROSS JOIN LATERAL unnest(h.tsv) u JOIN terms w ON w.lexeme = u.lexeme

@@ -49,6 +49,7 @@ import { bindShape, renderShape, ShapeCache, shapeName, type StatementShape } fr
 import {
   applyMemoryScope,
   CURRENT,
+  postingRanges,
   readRuleConditions,
   scopeParameters,
   termStatsCondition,
@@ -436,6 +437,7 @@ export class MemoryAccess {
           termStatsStatement(this.scoped(plan.scope, purpose, 'e', time), termStatsCondition('s', plan.scope)),
           this.scoped(plan.scope, purpose, 't', time),
           (alias) => termStatsCondition(alias, plan.scope),
+          (alias) => postingRanges(alias, plan.scope),
         );
         // The k rows themselves through the door: the postings choose them, the predicate still decides.
         return textStatementSql(ranked, this.scoped(plan.scope, purpose, 'v', time).select('v.id', 'id').getQuery(), RANKED_TEXT_COLUMNS);

@@ -412,3 +412,36 @@ export function termStatsCondition(s: string, scope: MemoryScope): string {
       return assertNever(scope);
   }
 }
+
+/**
+ * The agent a row of memory_postings is filed for (alias `s`): none (NULL) for a shared row, the
+ * owner for a private one, the grantee for a granted one. It keys the postings' reader index
+ * (migration 1763700800000), whose expression is this one, written out the same way so that the
+ * planner matches the two.
+ */
+export function postingReader(s: string): string {
+  return `COALESCE(${s}.grantee_agent_id, CASE WHEN ${s}.class = ${TERM_CLASS.private} THEN ${s}.agent_id END)`;
+}
+
+/**
+ * The ranges of the postings' reader index that together hold every row termStatsCondition(s,
+ * scope) lets through, as conditions to add to it, one range each; none for a user scope, whose
+ * rows are all filed for no one and are read through the (user, lexeme) index.
+ *
+ * A workspace reader's rows are in two ranges: the shared rows (filed for no one), and the rows
+ * filed for the reader itself (its private rows and the rows granted to it). Every agent_scope
+ * narrows within them: termStatsCondition admits class 0 (filed for no one), class 1 only with
+ * the reader as owner, class 2 only with the reader as grantee. The ranges are disjoint, so a
+ * statement that reads each once reads every such row once, and skips the other agents' private
+ * and granted rows that a lexeme's range of the (user, workspace, lexeme) index holds besides.
+ */
+export function postingRanges(s: string, scope: MemoryScope): readonly string[] {
+  switch (scope.kind) {
+    case 'user':
+      return [];
+    case 'workspace':
+      return [`${postingReader(s)} IS NULL`, `${postingReader(s)} = :vis_agentId`];
+    default:
+      return assertNever(scope);
+  }
+}
