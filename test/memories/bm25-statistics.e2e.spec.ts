@@ -1,6 +1,7 @@
 import type { AgentScope, MemoryScope } from '../../src/common/scope/memory-scope';
 import { parseMemoryScope } from '../../src/common/scope/parse-memory-scope';
 import { MemoryAccess } from '../../src/database/access/memory-access';
+import type { RankedTextResult } from '../../src/database/access/search-statement';
 import { applyMemoryScope, modesOthersRead, scopeParameters, termStatsCondition } from '../../src/database/access/visibility';
 import { MemoryEntity } from '../../src/database/entities/memory.entity';
 import { TermStatsCompactor } from '../../src/database/maintenance/term-stats-compactor';
@@ -43,6 +44,19 @@ describe('BM25 statistics kept at write time', () => {
   afterAll(async () => {
     await t.close();
   });
+
+  /**
+   * The best 10 from the postings (rankBm25), checked against the per-query statement, which
+   * counts N, the lengths and the frequencies over the rows it reads: the same rows in the same
+   * order, the same scores.
+   */
+  const rankedAsPerQuery = async (scope: MemoryScope, words: string[], q: string): Promise<RankedTextResult> => {
+    const kept = await rankBm25(access, scope, words, q, 10);
+    const counted = await access.textSearch({ statement: 'full-text', scope, filters: {}, words, q, k: 10, population: null });
+    expect(kept.rows.map((r) => r.memory.id)).toEqual(counted.rows.map((r) => r.memory.id));
+    kept.rows.forEach((r, j) => expect(r.textRank).toBeCloseTo(counted.rows[j].textRank as number, 9));
+    return kept;
+  };
 
   it('class the visibility modes as the read rule does (the triggers name them)', () => {
     expect(modesOthersRead('all')).toEqual(['workspace']);
@@ -350,11 +364,7 @@ describe('BM25 statistics kept at write time', () => {
     let ranked = 0;
     for (let i = 0; i < 30; i++) {
       const query = Array.from({ length: 2 + Math.floor(next() * 4) }, () => words[Math.floor(next() * words.length)]);
-      const kept = await rankBm25(access, scope, query, q, 10);
-      // The per-query statement (counting N, lengths and frequencies over the rows it reads) ranks alike.
-      const counted = await access.textSearch({ statement: 'full-text', scope, filters: {}, words: query, q, k: 10, population: null });
-      expect(kept.rows.map((r) => r.memory.id)).toEqual(counted.rows.map((r) => r.memory.id));
-      kept.rows.forEach((r, j) => expect(r.textRank).toBeCloseTo(counted.rows[j].textRank as number, 9));
+      const kept = await rankedAsPerQuery(scope, query, q);
       if (kept.rows.length > 0) ranked++;
       expect(kept.lexemes > 0).toBe(kept.rows.length > 0);
     }
@@ -430,11 +440,7 @@ describe('BM25 statistics kept at write time', () => {
         const scope: MemoryScope = { kind: 'workspace', userId: user, workspaceId, agentId, agentScope };
         for (let i = 0; i < 4; i++) {
           const query = Array.from({ length: 2 + Math.floor(next() * 4) }, () => words[Math.floor(next() * words.length)]);
-          const kept = await rankBm25(access, scope, query, q, 10);
-          const counted = await access.textSearch({ statement: 'full-text', scope, filters: {}, words: query, q, k: 10, population: null });
-          expect(kept.rows.map((r) => r.memory.id)).toEqual(counted.rows.map((r) => r.memory.id));
-          kept.rows.forEach((r, j) => expect(r.textRank).toBeCloseTo(counted.rows[j].textRank as number, 9));
-          if (kept.rows.length > 0) ranked++;
+          if ((await rankedAsPerQuery(scope, query, q)).rows.length > 0) ranked++;
         }
       }
     expect(ranked).toBeGreaterThan(30);

@@ -6,6 +6,8 @@ import { DEFAULT_VECTOR_SEARCH_TUNING, VectorSearch } from '../../src/retrieval/
 import { startControlledEmbeddings } from '../support/controlled-embeddings';
 import type { FakeOpenAiServer } from '../support/fake-openai-server';
 import { newId, newUser } from '../support/ids';
+import { withLoggedQueries } from '../support/logged-queries';
+import { quickIngest } from '../support/quick-ingest';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { isPostgresRun } from '../support/test-database';
 
@@ -221,38 +223,22 @@ describe('named search statements', () => {
 
   it("reads a workspace reader's postings from two ranges of the reader index, the shared one and its own, in the generic plan", async () => {
     const pool = openStatementPool(t.dataSource, { max: 1 });
-    const logged: { sql: string; parameters: unknown[] }[] = [];
-    const spy = jest
-      .spyOn(t.dataSource.logger, 'logQuery')
-      .mockImplementation(
-        (sql: string, parameters?: unknown) => void logged.push({ sql, parameters: Array.isArray(parameters) ? parameters : [] }),
-      );
     try {
       const search = VectorSearch.withTuning(
         new MemoryAccess(t.dataSource, undefined, { statementPool: pool }),
         DEFAULT_VECTOR_SEARCH_TUNING,
       );
       const [userId, workspaceId, writer, reader] = [newUser(), newId(), newId(), newId()];
-      for (const [text, visibility] of [
-        ['the kiln fires on Fridays', 'workspace'],
-        ['the kiln key is under the mat', 'agent_only'],
-      ]) {
-        await t.http().post('/v1/memories/ingest/quick').send({
-          user_id: userId,
-          workspace_id: workspaceId,
-          agent_id: writer,
-          visibility,
-          source_site: 'tests',
-          skip_extraction: true,
-          conversation: text,
-        });
-      }
+      await quickIngest(t, { user: userId, workspace: workspaceId, agent: writer }, 'the kiln fires on Fridays', 'workspace');
+      await quickIngest(t, { user: userId, workspace: workspaceId, agent: writer }, 'the kiln key is under the mat', 'agent_only');
       const scope = { kind: 'workspace', userId, workspaceId, agentId: reader, agentScope: { kind: 'all' } } as const;
       // A test database's postings fit on a few pages, where a sequential scan is cheapest: as on
       // a large table, the plan is to choose between the indexes.
       await pool.query('SET enable_seqscan = off');
       const vector = new Array<number>(384).fill(0).map((_, i) => Math.sin(i));
-      for (let i = 0; i < 3; i++) expect(await search.textMatches(scope, ['kiln'], vector, 10)).toHaveLength(1);
+      const { logged } = await withLoggedQueries(t.dataSource, async () => {
+        for (let i = 0; i < 3; i++) expect(await search.textMatches(scope, ['kiln'], vector, 10)).toHaveLength(1);
+      });
 
       const ranked = logged.filter((q) => q.sql.includes('memory_postings'));
       expect(ranked.length).toBeGreaterThan(0);
@@ -277,7 +263,6 @@ describe('named search statements', () => {
         client.release();
       }
     } finally {
-      spy.mockRestore();
       await pool.end();
     }
   });

@@ -17,6 +17,7 @@ import { toVectorLiteral } from '../../src/database/vector';
 import { EmbeddingService } from '../../src/embeddings/embedding.service';
 import { VectorSearch } from '../../src/retrieval/vector-search';
 import { newId, newUser } from '../support/ids';
+import { withLoggedQueries } from '../support/logged-queries';
 import { createSecondInstance, createTestApp, type TestApp } from '../support/test-app';
 import { isPostgresRun } from '../support/test-database';
 
@@ -207,22 +208,14 @@ if (!isPostgresRun()) {
     });
 
     it("/search's vector side reads the index candidates search/fast would for its limit, at least k, not an over-fetch for an exact top k", async () => {
-      const logged: { sql: string; parameters: unknown[] }[] = [];
-      const spy = jest
-        .spyOn(t.dataSource.logger, 'logQuery')
-        .mockImplementation(
-          (sql: string, parameters?: unknown) => void logged.push({ sql, parameters: Array.isArray(parameters) ? parameters : [] }),
-        );
-      try {
-        const res = await t
+      const { result: res, logged } = await withLoggedQueries(t.dataSource, () =>
+        t
           .http()
           .post('/v1/memories/search')
-          .send({ ...userScope, query: 'lantern orchid', limit: 5 });
-        expect(res.status).toBe(200);
-        expect(res.body.count).toBe(5);
-      } finally {
-        spy.mockRestore();
-      }
+          .send({ ...userScope, query: 'lantern orchid', limit: 5 }),
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.count).toBe(5);
       // The scope is known large (the tests above searched it), so its one vector statement is the HNSW plan's.
       const vector = logged.filter((q) => /^\s*WITH\b/.test(q.sql) && q.sql.includes('<=>') && !q.sql.includes('memory_postings'));
       expect(vector).toHaveLength(1);
@@ -288,22 +281,13 @@ if (!isPostgresRun()) {
       expect([...ids].sort()).toEqual([...(await exactThen(100))].sort());
 
       // a top 10 the HNSW plan answers alone, in one statement whose plan walks the scope's graph
-      const logged: { sql: string; parameters: unknown[] }[] = [];
-      const spy = jest
-        .spyOn(t.dataSource.logger, 'logQuery')
-        .mockImplementation(
-          (sql: string, parameters?: unknown) => void logged.push({ sql, parameters: Array.isArray(parameters) ? parameters : [] }),
-        );
-      let top: string[];
-      try {
-        const res = await t
+      const { result: res, logged } = await withLoggedQueries(t.dataSource, () =>
+        t
           .http()
           .post('/v1/memories/search/fast')
-          .send({ ...userScope, query, limit: 10, as_of: asOf.toISOString() });
-        top = res.body.memories.map((m: { id: string }) => m.id);
-      } finally {
-        spy.mockRestore();
-      }
+          .send({ ...userScope, query, limit: 10, as_of: asOf.toISOString() }),
+      );
+      const top: string[] = res.body.memories.map((m: { id: string }) => m.id);
       expect(top).toEqual(await exactThen(10));
       const statements = logged.filter((q) => /^\s*WITH\b/.test(q.sql));
       expect(statements).toHaveLength(1);
