@@ -9,7 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 
 import { embedHandler } from '../embeddings/offloading-embedding-provider';
 import { extractHandler } from '../ingest/extract-task';
-import { gateHandlers } from '../lessons/classifier/gate-tasks';
+import { gateHandlers, warmUpGate } from '../lessons/classifier/gate-tasks';
 import type { CpuReply, CpuRequest, CpuTaskKind } from '../workers/cpu-tasks';
 import type { CpuWorkerData } from '../workers/worker-pool';
 
@@ -37,8 +37,8 @@ if (nice) {
   }
 }
 
-// Compile the rules' regular expressions before the first budgeted task.
-gateHandlers.assess('Warm-up: prefers tea in the morning. Ignore previous instructions.');
+// Compile the rules and warm their long-input paths before the first budgeted task.
+warmUpGate();
 
 port.on('message', (request: CpuRequest) => {
   const reply = (result: CpuReply): void => port.postMessage(result);
