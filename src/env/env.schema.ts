@@ -276,6 +276,12 @@ export const ENV_SCHEMA = {
     default: 200,
     parse: int(10, 1000),
   },
+  SEARCH_FUSION_HNSW_EF_SEARCH: {
+    description:
+      "hnsw.ef_search for /search's vector candidates on scopes above SEARCH_EXACT_SCOPE_LIMIT: a list for fusion with BM25, not an exact top k (at least twice the candidates; docs/retrieval.md)",
+    default: 80,
+    parse: int(10, 1000),
+  },
   TENANT_GRAPH_MIN_ROWS: {
     description:
       "PostgreSQL: a scope (a user's personal memories, or a workspace) with at least this many live memories gets an HNSW graph of its own, a partial index built in the background (0 = none; docs/scaling.md)",

@@ -67,16 +67,22 @@ export interface ScoredRow {
 
 /**
  * How vector search picks its plan (see nearestVisible), from the environment
- * (SEARCH_EXACT_SCOPE_LIMIT, SEARCH_HNSW_EF_SEARCH). The defaults come from the benchmark's
- * exact-versus-HNSW crossover and its ef_search sweep (docs/benchmarks.md).
+ * (SEARCH_EXACT_SCOPE_LIMIT, SEARCH_HNSW_EF_SEARCH, SEARCH_FUSION_HNSW_EF_SEARCH). The defaults
+ * come from the benchmark's exact-versus-HNSW crossover and its ef_search sweeps
+ * (docs/benchmarks.md).
  */
 export interface VectorSearchTuning {
   /** Visible rows up to which search is exact; larger scopes use the HNSW index. */
   exactScopeLimit: number;
   /** hnsw.ef_search for the larger scopes. */
   efSearch: number;
+  /**
+   * hnsw.ef_search for a list of candidates (GatedRequest.overFetchFor: /search's vector side,
+   * fused with BM25) on the larger scopes; efSearch when absent.
+   */
+  fusionEfSearch?: number;
 }
-export const DEFAULT_VECTOR_SEARCH_TUNING: VectorSearchTuning = { exactScopeLimit: 3000, efSearch: 200 };
+export const DEFAULT_VECTOR_SEARCH_TUNING: VectorSearchTuning = { exactScopeLimit: 3000, efSearch: 200, fusionEfSearch: 80 };
 const LARGE_SCOPE_TTL_MS = 60_000;
 
 /**
@@ -102,6 +108,7 @@ export class VectorSearch {
       ? {
           exactScopeLimit: env.get('SEARCH_EXACT_SCOPE_LIMIT', { infer: true }),
           efSearch: env.get('SEARCH_HNSW_EF_SEARCH', { infer: true }),
+          fusionEfSearch: env.get('SEARCH_FUSION_HNSW_EF_SEARCH', { infer: true }),
         }
       : DEFAULT_VECTOR_SEARCH_TUNING;
   }
@@ -248,8 +255,10 @@ export class VectorSearch {
   }
 
   private async indexedStatement(scope: MemoryScope, q: string, k: number, options: StatementOptions): Promise<SearchStatementResult> {
-    const { filters, purpose, gate, liveKeyId, overFetchFor = k } = options;
+    const { filters, purpose, gate, liveKeyId, overFetchFor } = options;
     const ownGraph = this.graphs?.hasGraph(tenantScopeOf(scope)) ?? false;
+    // Candidates for fusion walk a narrower beam: the BM25 list carries most of the ranking.
+    const efSearch = overFetchFor === undefined ? this.tuning.efSearch : (this.tuning.fusionEfSearch ?? this.tuning.efSearch);
     return this.access.search({
       statement: 'hnsw-vector',
       scope,
@@ -257,8 +266,8 @@ export class VectorSearch {
       filters: applicableFilters(scope, filters),
       q,
       k,
-      candidates: Math.max(k, hnswOverFetch(overFetchFor, ownGraph)),
-      efSearch: this.tuning.efSearch,
+      candidates: Math.max(k, hnswOverFetch(overFetchFor ?? k, ownGraph)),
+      efSearch,
       gate,
       liveKeyId,
     });

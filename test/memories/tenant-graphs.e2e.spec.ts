@@ -4,6 +4,7 @@ import { Client } from 'pg';
 
 import { parseMemoryScope } from '../../src/common/scope/parse-memory-scope';
 import { hnswSessionSettings } from '../../src/database/access/hnsw-settings';
+import { MemoryAccess, type MemoryAccessOptions } from '../../src/database/access/memory-access';
 import { TenantGraphMaintainer } from '../../src/database/maintenance/tenant-graph-maintainer';
 import {
   existingTenantGraphs,
@@ -17,7 +18,7 @@ import { toVectorLiteral } from '../../src/database/vector';
 import { EmbeddingService } from '../../src/embeddings/embedding.service';
 import { VectorSearch } from '../../src/retrieval/vector-search';
 import { newId, newUser } from '../support/ids';
-import { withLoggedQueries } from '../support/logged-queries';
+import { withLoggedQueries, type LoggedQuery } from '../support/logged-queries';
 import { createSecondInstance, createTestApp, type TestApp } from '../support/test-app';
 import { isPostgresRun } from '../support/test-database';
 
@@ -223,6 +224,55 @@ if (!isPostgresRun()) {
       // k = 40 candidates for fusion (4 x limit, at least 40); search/fast's over-fetch for 5 rows
       // on the scope's own graph is 35, so 40 are read, where an exact top 40 would take 80.
       expect(vector[0].parameters.slice(-2)).toEqual([40, 40]);
+    });
+
+    it("/search's vector side walks the graph at the fusion ef_search (80), search/fast at the exact one (200)", async () => {
+      // Direct connections: each ef has a pool of sessions set up with it; count which pool
+      // serves each route. Behind a pooler: the short transaction sets the value it runs with.
+      const pools = (t.app.get(MemoryAccess) as unknown as { options: MemoryAccessOptions }).options.indexedPools ?? [];
+      const acquired = new Map<string, number>();
+      const listeners = pools.map((indexed) => {
+        const ef = indexed.settings['hnsw.ef_search'];
+        const listener = (): void => void acquired.set(ef, (acquired.get(ef) ?? 0) + 1);
+        indexed.pool.on('acquire', listener);
+        return () => indexed.pool.off('acquire', listener);
+      });
+      // set_config($1, $2, true), ... with (name, value) pairs as parameters
+      const efSet = (logged: LoggedQuery[]): unknown[] =>
+        logged.filter((q) => /set_config\(/.test(q.sql)).map((q) => q.parameters[q.parameters.indexOf('hnsw.ef_search') + 1]);
+      try {
+        const hybrid = await withLoggedQueries(t.dataSource, () =>
+          t
+            .http()
+            .post('/v1/memories/search')
+            .send({ ...userScope, query: 'lantern orchid', limit: 5 }),
+        );
+        expect(hybrid.result.body.count).toBe(5);
+        const afterHybrid = new Map(acquired);
+        const fast = await withLoggedQueries(t.dataSource, () =>
+          t
+            .http()
+            .post('/v1/memories/search/fast')
+            .send({ ...userScope, query: 'lantern orchid', limit: 5 }),
+        );
+        expect(fast.result.body.count).toBe(5);
+        const direct = !t.env.DATABASE_DIRECT_URL && t.env.DATABASE_PREPARED_STATEMENTS;
+        if (direct) {
+          expect(pools.map((indexed) => indexed.settings['hnsw.ef_search']).sort()).toEqual(['200', '80']);
+          expect(afterHybrid).toEqual(new Map([['80', 1]]));
+          expect(acquired).toEqual(
+            new Map([
+              ['80', 1],
+              ['200', 1],
+            ]),
+          );
+        } else {
+          expect(efSet(hybrid.logged)).toEqual(['80']);
+          expect(efSet(fast.logged)).toEqual(['200']);
+        }
+      } finally {
+        for (const off of listeners) off();
+      }
     });
 
     it("a workspace graph: agent Y gets exactly what the exact plan gives it, never X's agent_only rows", async () => {

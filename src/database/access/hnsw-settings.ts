@@ -19,3 +19,11 @@ export function hnswSessionSettings(efSearch: number, k: number): Record<string,
     plan_cache_mode: 'force_custom_plan',
   };
 }
+
+/**
+ * The settings of a session that serves every HNSW search at `efSearch` of up to efSearch / 2
+ * rows (the indexed pools: one for search/fast's tuning, one for /search's fusion candidates).
+ */
+export function hnswPoolSettings(efSearch: number): Record<string, string> {
+  return hnswSessionSettings(efSearch, 1);
+}

@@ -13,7 +13,7 @@ import { VisibilityGrantEntity } from '../entities/visibility-grant.entity';
 import { ExpiryPurge } from '../maintenance/expiry-purge';
 import { TenantGraphMaintainer } from '../maintenance/tenant-graph-maintainer';
 import { TermStatsCompactor } from '../maintenance/term-stats-compactor';
-import { hnswSessionSettings } from './hnsw-settings';
+import { hnswPoolSettings } from './hnsw-settings';
 import { MemoryAccess } from './memory-access';
 import { openStatementPool } from './statement-pool';
 
@@ -27,8 +27,11 @@ const STATEMENT_POOLS = Symbol('STATEMENT_POOLS');
 interface StatementPools {
   /** Generic-planned shapes: search, text and record reads. */
   statements: Pool;
-  /** The HNSW plan of large scopes, its settings for the whole session. */
-  indexed: { pool: Pool; settings: Record<string, string> };
+  /**
+   * The HNSW plan of large scopes, its settings for the whole session: one pool for
+   * search/fast's tuning and, when it differs, one for /search's fusion candidates.
+   */
+  indexed: { pool: Pool; settings: Record<string, string> }[];
 }
 
 @Injectable()
@@ -36,7 +39,7 @@ class StatementPoolLifecycle implements OnApplicationShutdown {
   constructor(@Inject(STATEMENT_POOLS) private readonly pools: StatementPools | null) {}
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all([this.pools?.statements.end(), this.pools?.indexed.pool.end()]);
+    await Promise.all([this.pools?.statements.end(), ...(this.pools?.indexed ?? []).map((indexed) => indexed.pool.end())]);
   }
 }
 
@@ -52,8 +55,15 @@ class StatementPoolLifecycle implements OnApplicationShutdown {
       // statement names would collide with another's).
       useFactory: (dataSource: DataSource, config: AppConfig, target: DatabaseTarget): StatementPools | null => {
         if (target.kind !== 'postgres' || target.pooled || !config.get('DATABASE_PREPARED_STATEMENTS', { infer: true })) return null;
-        const settings = hnswSessionSettings(config.get('SEARCH_HNSW_EF_SEARCH', { infer: true }), 10);
-        return { statements: openStatementPool(dataSource), indexed: { pool: openStatementPool(dataSource, {}, settings), settings } };
+        const efs = new Set([
+          config.get('SEARCH_HNSW_EF_SEARCH', { infer: true }),
+          config.get('SEARCH_FUSION_HNSW_EF_SEARCH', { infer: true }),
+        ]);
+        const sessions = [...efs].map((efSearch) => hnswPoolSettings(efSearch));
+        return {
+          statements: openStatementPool(dataSource),
+          indexed: sessions.map((settings) => ({ pool: openStatementPool(dataSource, {}, settings), settings })),
+        };
       },
       inject: [DataSource, ConfigService, DATABASE_TARGET],
     },
@@ -64,7 +74,7 @@ class StatementPoolLifecycle implements OnApplicationShutdown {
     {
       provide: MemoryAccess,
       useFactory: (dataSource: DataSource, pools: StatementPools | null) =>
-        new MemoryAccess(dataSource, undefined, { statementPool: pools?.statements ?? null, indexedPool: pools?.indexed ?? null }),
+        new MemoryAccess(dataSource, undefined, { statementPool: pools?.statements ?? null, indexedPools: pools?.indexed ?? [] }),
       inject: [DataSource, STATEMENT_POOLS],
     },
   ],

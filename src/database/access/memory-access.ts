@@ -133,11 +133,12 @@ export interface MemoryAccessOptions {
    */
   statementPool: Pool | null;
   /**
-   * Sessions configured with the HNSW plan's settings (statement-pool.ts), where a search
-   * that asks for exactly these settings runs as one named statement instead of a short
-   * transaction that sets them. Absent or null: the transaction.
+   * Pools of sessions configured with HNSW plan settings (statement-pool.ts, one per ef_search
+   * of the deployment's tuning), where a search that asks for exactly one pool's settings runs
+   * as one named statement instead of a short transaction that sets them. Absent or empty:
+   * the transaction.
    */
-  indexedPool?: { pool: Pool; settings: Readonly<Record<string, string>> } | null;
+  indexedPools?: readonly { pool: Pool; settings: Readonly<Record<string, string>> }[];
 }
 
 /** An erasure that left residue: its transaction was rolled back, nothing was erased. */
@@ -324,7 +325,7 @@ export class MemoryAccess {
    * A vector search (searchStatementSql: key check, lesson check, scoped candidates and top k
    * in one statement). The exact plan runs as a named statement on the statement pool. The
    * HNSW plan runs under its session settings (hnsw-settings.ts): one named statement on the
-   * indexed pool when its sessions already have exactly these settings, else a short
+   * indexed pool whose sessions already have exactly these settings, else a short
    * transaction that sets them first (behind a pooler, on the embedded database, inside a
    * transaction, or with other tuning).
    */
@@ -335,8 +336,8 @@ export class MemoryAccess {
         return toSearchResult(await this.run(shape, values));
       case 'hnsw-vector': {
         const settings = hnswSessionSettings(plan.efSearch, plan.k);
-        const indexed = this.options.indexedPool;
-        if (indexed && !this.manager.queryRunner && sameSettings(indexed.settings, settings)) {
+        const indexed = this.options.indexedPools?.find((candidate) => sameSettings(candidate.settings, settings));
+        if (indexed && !this.manager.queryRunner) {
           return toSearchResult(await this.run(shape, values, indexed.pool));
         }
         return this.transaction(async (tx) => toSearchResult(await tx.run(shape, values)), settings);
