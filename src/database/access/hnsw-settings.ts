@@ -21,9 +21,13 @@ export function hnswSessionSettings(efSearch: number, k: number): Record<string,
 }
 
 /**
- * The settings of a session that serves every HNSW search at `efSearch` of up to efSearch / 2
- * rows (the indexed pools: one for search/fast's tuning, one for /search's fusion candidates).
+ * The indexed pools' sessions (memory-access.module.ts): search/fast's tuning for its default
+ * 10 rows, and /search's fusion tuning for its default 40 candidates (4 x the default limit;
+ * retrieval/search.service.ts). A search whose settings match neither (a larger limit, an
+ * ef_search under twice the rows) sets its own in a short transaction.
  */
-export function hnswPoolSettings(efSearch: number): Record<string, string> {
-  return hnswSessionSettings(efSearch, 1);
+export function hnswPoolSettings(efSearch: number, fusionEfSearch: number): Record<string, string>[] {
+  const exact = hnswSessionSettings(efSearch, 10);
+  const fusion = hnswSessionSettings(fusionEfSearch, 40);
+  return exact['hnsw.ef_search'] === fusion['hnsw.ef_search'] ? [exact] : [exact, fusion];
 }

@@ -55,11 +55,10 @@ class StatementPoolLifecycle implements OnApplicationShutdown {
       // statement names would collide with another's).
       useFactory: (dataSource: DataSource, config: AppConfig, target: DatabaseTarget): StatementPools | null => {
         if (target.kind !== 'postgres' || target.pooled || !config.get('DATABASE_PREPARED_STATEMENTS', { infer: true })) return null;
-        const efs = new Set([
+        const sessions = hnswPoolSettings(
           config.get('SEARCH_HNSW_EF_SEARCH', { infer: true }),
           config.get('SEARCH_FUSION_HNSW_EF_SEARCH', { infer: true }),
-        ]);
-        const sessions = [...efs].map((efSearch) => hnswPoolSettings(efSearch));
+        );
         return {
           statements: openStatementPool(dataSource),
           indexed: sessions.map((settings) => ({ pool: openStatementPool(dataSource, {}, settings), settings })),
