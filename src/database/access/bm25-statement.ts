@@ -207,7 +207,10 @@ export function toTermStatistics(rows: { lexeme: string; docs: number | string; 
  * builder), so a row the postings named wrongly could only be dropped, never shown. The score is
  * the same expression as bm25Statement's on the same double precision values, so the two rank
  * alike. Besides `id` and `text_rank`, every row carries N, the average length and the number
- * of lexemes scored (`bm25_lexemes`).
+ * of lexemes scored (`bm25_lexemes`), each a subquery run once for the statement: as aggregates
+ * of every group (`min(p.n)` over `hits` joined to `pop`) they cost two more transition calls
+ * and a join step per posting, ~15% of /search's database time on the largest 1M scopes
+ * (docs/bench-notes/bm25-statistics.md, "The aggregate sums, and nothing else").
  *
  * This replaced three statements (statistics, MaxScore's floor over the rarest lexemes, and a
  * pass that aggregated only the rows able to reach the top k, semi-joining the other lexemes'
@@ -249,9 +252,9 @@ export function rankedBm25Statement<T extends ObjectLiteral>(
       SELECT h.id, ${termScore('w', 'cardinality(u.positions)', 'length(h.tsv)')}
         FROM (${expiring.getQuery()}) h CROSS JOIN LATERAL unnest(h.tsv) u JOIN terms w ON w.lexeme = u.lexeme
     )
-    SELECT h.id AS id, ${fromQuanta('sum(h.score)')} AS text_rank, min(p.n) AS bm25_n, min(p.avgdl) AS bm25_avgdl,
-           (SELECT count(*) FROM terms) AS bm25_lexemes
-    FROM hits h CROSS JOIN pop p
+    SELECT h.id AS id, ${fromQuanta('sum(h.score)')} AS text_rank, (SELECT p.n FROM pop p) AS bm25_n,
+           (SELECT p.avgdl FROM pop p) AS bm25_avgdl, (SELECT count(*) FROM terms) AS bm25_lexemes
+    FROM hits h
     GROUP BY h.id ORDER BY text_rank DESC, h.id LIMIT :bm25_k`;
 }
 
