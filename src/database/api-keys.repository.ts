@@ -7,6 +7,7 @@ import type { AppEnv } from '../env/env.schema';
 import { SUBJECT_LOCK_KEY } from './access/erasure';
 import { appendAuditEvent } from './audit/audit-log';
 import { DATABASE_TARGET, type DatabaseTarget } from './database-target';
+import { namedStatementPool, queryRows, type NamedStatementPool } from './named-statements';
 
 export interface ApiKeyRow {
   id: string;
@@ -38,42 +39,27 @@ export interface NewApiKey {
   keyPrefix: string;
 }
 
-interface PgPool {
-  query<R>(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: R[] }>;
-}
-
 const COLUMNS = 'id, role, user_id, workspace_id, agent_id, label, expires_at, revoked_at, rate_limit_per_minute, created_at';
 
 /** api_keys: lookups by prefix for authentication, and the admin's create/list/revoke (audited). */
 @Injectable()
 export class ApiKeysRepository {
-  /** On PostgreSQL the lookup runs as a named prepared statement (parsed and planned once per connection). */
-  private readonly pool: PgPool | null;
+  /** On PostgreSQL the lookup runs as a named prepared statement (named-statements.ts). */
+  private readonly pool: NamedStatementPool | null;
 
   constructor(
     private readonly dataSource: DataSource,
     config: ConfigService<AppEnv, true>,
     @Inject(DATABASE_TARGET) target: DatabaseTarget,
   ) {
-    // The same rule as MemoryAccess's statement pool: a direct connection to a real server
-    // only. Not behind a pooler (DATABASE_DIRECT_URL differs: a transaction-mode PgBouncer
-    // < 1.21 does not keep named statements), not with DATABASE_PREPARED_STATEMENTS=false,
-    // and not on the embedded database (its connections share one backend, where a statement
-    // name prepared by one pg client would collide with the same name from the next one).
-    const master = (dataSource.driver as unknown as { master?: PgPool }).master;
-    const named = target.kind === 'postgres' && !target.pooled && config.get('DATABASE_PREPARED_STATEMENTS', { infer: true });
-    this.pool = named && master && typeof master.query === 'function' ? master : null;
+    this.pool = namedStatementPool(dataSource, config, target);
   }
 
   /** The key with this lookup prefix (one unique-index probe), revoked or not. Runs on every authenticated request. */
   async findByPrefix(prefix: string): Promise<StoredKeyForLookup | null> {
     const text = `SELECT ${COLUMNS}, key_hash FROM api_keys WHERE key_prefix = $1`;
-    if (this.pool) {
-      const result = await this.pool.query<StoredKeyForLookup>({ name: 'atrium_api_key_by_prefix', text, values: [prefix] });
-      return result.rows[0] ?? null;
-    }
-    const rows: StoredKeyForLookup[] = await this.dataSource.query(text, [prefix]);
-    return rows[0] ?? null;
+    const [row] = await queryRows<StoredKeyForLookup>(this.pool, this.dataSource, 'atrium_api_key_by_prefix', text, [prefix]);
+    return row ?? null;
   }
 
   async create(key: NewApiKey, actor: Actor): Promise<ApiKeyRow> {
