@@ -1,13 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
 import type { Actor } from '../common/identity/principal';
-import type { AppEnv } from '../env/env.schema';
 import { SUBJECT_LOCK_KEY } from './access/erasure';
 import { appendAuditEvent } from './audit/audit-log';
-import { DATABASE_TARGET, type DatabaseTarget } from './database-target';
-import { namedStatementPool, queryRows, type NamedStatementPool } from './named-statements';
+import { NamedStatements } from './named-statements';
 
 /**
  * The agents table (trust levels, keyed by user and agent). Not a tenant table of memories, but
@@ -16,25 +13,17 @@ import { namedStatementPool, queryRows, type NamedStatementPool } from './named-
  */
 @Injectable()
 export class AgentsRepository {
-  /** On PostgreSQL the trust lookup runs as a named prepared statement (named-statements.ts). */
-  private readonly pool: NamedStatementPool | null;
-
   constructor(
     private readonly dataSource: DataSource,
-    config: ConfigService<AppEnv, true>,
-    @Inject(DATABASE_TARGET) target: DatabaseTarget,
-  ) {
-    this.pool = namedStatementPool(dataSource, config, target);
-  }
+    private readonly statements: NamedStatements,
+  ) {}
 
   /**
    * The stored trust level, or null without a row. Read on every workspace write (the write
    * gate weighs the writer's trust), so it is parsed once per connection, not per write.
    */
   async trustLevel(userId: string, agentId: string): Promise<number | null> {
-    const [row] = await queryRows<{ trust_level: number }>(
-      this.pool,
-      this.dataSource,
+    const [row] = await this.statements.rows<{ trust_level: number }>(
       'atrium_agent_trust',
       'SELECT trust_level FROM agents WHERE user_id = $1 AND agent_id = $2',
       [userId, agentId],

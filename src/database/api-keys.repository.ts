@@ -1,13 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
 import type { Actor, KeyRole } from '../common/identity/principal';
-import type { AppEnv } from '../env/env.schema';
 import { SUBJECT_LOCK_KEY } from './access/erasure';
 import { appendAuditEvent } from './audit/audit-log';
-import { DATABASE_TARGET, type DatabaseTarget } from './database-target';
-import { namedStatementPool, queryRows, type NamedStatementPool } from './named-statements';
+import { NamedStatements } from './named-statements';
 
 export interface ApiKeyRow {
   id: string;
@@ -44,21 +41,15 @@ const COLUMNS = 'id, role, user_id, workspace_id, agent_id, label, expires_at, r
 /** api_keys: lookups by prefix for authentication, and the admin's create/list/revoke (audited). */
 @Injectable()
 export class ApiKeysRepository {
-  /** On PostgreSQL the lookup runs as a named prepared statement (named-statements.ts). */
-  private readonly pool: NamedStatementPool | null;
-
   constructor(
     private readonly dataSource: DataSource,
-    config: ConfigService<AppEnv, true>,
-    @Inject(DATABASE_TARGET) target: DatabaseTarget,
-  ) {
-    this.pool = namedStatementPool(dataSource, config, target);
-  }
+    private readonly statements: NamedStatements,
+  ) {}
 
   /** The key with this lookup prefix (one unique-index probe), revoked or not. Runs on every authenticated request. */
   async findByPrefix(prefix: string): Promise<StoredKeyForLookup | null> {
     const text = `SELECT ${COLUMNS}, key_hash FROM api_keys WHERE key_prefix = $1`;
-    const [row] = await queryRows<StoredKeyForLookup>(this.pool, this.dataSource, 'atrium_api_key_by_prefix', text, [prefix]);
+    const [row] = await this.statements.rows<StoredKeyForLookup>('atrium_api_key_by_prefix', text, [prefix]);
     return row ?? null;
   }
 

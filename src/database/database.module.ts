@@ -6,6 +6,7 @@ import { configuredIdentity } from '../embeddings/embedding-identity';
 import type { AppEnv } from '../env/env.schema';
 import { buildDataSourceOptions } from './data-source.options';
 import { closeDatabaseTarget, DATABASE_TARGET, openDatabaseTarget, type DatabaseTarget } from './database-target';
+import { NamedStatements } from './named-statements';
 import { DatabaseStartupError } from './pgvector';
 import { prepareDatabase, type PrepareOptions } from './prepare-database';
 
@@ -97,7 +98,8 @@ export class DatabaseModule {
           },
         }),
       ],
-      providers: [DatabaseLifecycle],
+      providers: [DatabaseLifecycle, NamedStatements],
+      exports: [NamedStatements],
     };
   }
 }
