@@ -58,3 +58,13 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 
 /** Seconds a client should wait before retrying a request answered 503. */
 export const RETRY_AFTER_SECONDS = 2;
+
+/** Whether `error` (a pg error, or TypeORM's wrapper of one) is a violation of the constraint named `constraint`. */
+export function isConstraintViolation(error: unknown, constraint: string): boolean {
+  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 4; depth++) {
+    const candidate = current as { code?: unknown; constraint?: unknown; driverError?: unknown };
+    if (typeof candidate.code === 'string' && candidate.code.startsWith('23') && candidate.constraint === constraint) return true;
+    current = candidate.driverError;
+  }
+  return false;
+}

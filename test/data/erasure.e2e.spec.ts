@@ -301,6 +301,50 @@ describe('erasure', () => {
     expect(await scan(user)).toEqual({});
   });
 
+  it('makes an ingest that stores a memory (one statement) wait while an erasure holds the subject lock, and stores it after the erasure removed a subscription', async () => {
+    const user = newUser('erase-store-race');
+    const sub = await t
+      .http()
+      .post('/v1/admin/webhooks')
+      .set(adminAuth)
+      .send({ user_id: user, url: 'https://hooks.example.com/store-race', events: ['memory.stored'] });
+    expect(sub.status).toBe(201);
+    const ingest = (conversation: string) =>
+      t.http().post('/v1/memories/ingest/quick').send({ user_id: user, source_site: 'race', conversation, skip_extraction: true });
+    expect((await ingest('the lighthouse keeper paints the railings')).body.memories_stored).toBe(1);
+    const count = async (table: 'memories' | 'webhook_outbox'): Promise<number> =>
+      (await t.dataSource.query(`SELECT count(*)::int AS n FROM ${table} WHERE user_id = $1`, [user]))[0].n;
+    expect(await count('webhook_outbox')).toBe(1);
+    let stored: Promise<{ status: number; body: { memories_stored: number } }> | undefined;
+    let answeredEarly = false;
+    await t.dataSource.transaction(async (manager) => {
+      // What the erasure holds for its whole transaction, and part of what it deletes: the
+      // write's statement took its snapshot before it waited, and still sees the subscription.
+      await manager.query(`SELECT pg_advisory_xact_lock(${SUBJECT_LOCK_KEY('$1')})`, [user]);
+      stored = ingest('the harbour master rings the noon bell').then((r) => {
+        answeredEarly = true;
+        return r;
+      }) as typeof stored;
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(answeredEarly).toBe(false); // the write waits for the "erasure"
+      if (isPostgresRun()) {
+        // ...for the lock, having written nothing yet: a transaction id is given at its first write.
+        const waiting = await manager.query(
+          `SELECT backend_xid::text AS xid FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`,
+        );
+        expect(waiting).toEqual([{ xid: null }]);
+      }
+      await manager.query('DELETE FROM webhook_subscriptions WHERE user_id = $1', [user]);
+    });
+    const res = await stored!;
+    expect(res.status).toBe(200);
+    expect(res.body.memories_stored).toBe(1);
+    expect(await count('memories')).toBe(2);
+    // The subscription's queued event went with it, and the new memory made none.
+    expect(await count('webhook_outbox')).toBe(0);
+  });
+
   it('rolls everything back and answers 409 with the residue when a row of the subject survives the deletion', async () => {
     const user = newUser('erase-residue');
     expect(user).toMatch(/^[\w-]+$/); // spliced into the trigger's condition below

@@ -11,6 +11,7 @@ import type { Actor } from '../../common/identity/principal';
 import type { MemoryScope, WorkspaceScope } from '../../common/scope/memory-scope';
 import type { WireVersionChange } from '../../contract/wire-types';
 import { appendAuditEvents, auditInsert, type AuditEvent } from '../audit/audit-log';
+import { isConstraintViolation } from '../database-errors';
 import { EpisodeEntity } from '../entities/episode.entity';
 import { LessonEntity } from '../entities/lesson.entity';
 import { MemoryEntity } from '../entities/memory.entity';
@@ -664,24 +665,60 @@ export class MemoryAccess {
   /**
    * New rows and their audit events in one statement: the rows' INSERT and the events' INSERT
    * as data-modifying CTEs, which commit or fail together like the two statements of a
-   * transaction, without its BEGIN and COMMIT round trips. Inside `transaction(fn)` it is one
-   * more statement of that transaction. With `episode` (the ingest call the rows came from), its
-   * INSERT is one more CTE of the same statement: an ingest is one transaction and one commit,
-   * not one for the episode and another for its rows (docs/bench-notes/write-path.md). Without
-   * rows, the episode alone.
+   * transaction. With `episode` (the ingest call the rows came from), its INSERT is one more CTE
+   * of the same statement. Without rows, the episode alone.
+   *
+   * Outside `transaction(fn)` the statement is its own transaction, and takes the users' subject
+   * locks itself: a first CTE (`held`) takes them, and every row the statement writes is formed
+   * from it (the rows' first version, the episode's row source, the events' row source; the
+   * versions and webhook events are formed from those), so nothing is written before every lock
+   * is held. One round trip instead of four (BEGIN, the locks, the INSERT, COMMIT), for every
+   * stored ingest (docs/bench-notes/write-path.md, "One statement a stored write"). Inside
+   * `transaction(fn)` it is one more statement of that transaction, after holdSubjects.
+   *
+   * The single statement reads the webhook subscriptions (to fan the events out) with the
+   * snapshot it took before waiting for a lock. An erasure that held the lock and removed a
+   * subscription meanwhile makes its outbox row fail the subscription's foreign key; the write
+   * is then made again as a transaction, whose statements see what the erasure left.
    */
   async insertMemoriesAudited(rows: NewMemory[], actor: Actor, events: readonly AuditEvent[], episode?: EpisodeEntity): Promise<void> {
     if (rows.length === 0) {
       if (episode) await this.insertEpisode(episode);
       return;
     }
-    if (!this.manager.queryRunner) return this.transaction((tx) => tx.insertMemoriesAudited(rows, actor, events, episode));
-    await this.holdSubjects([...rows.map((row) => row.userId), ...(episode ? [episode.userId] : [])]);
+    const users = [...rows.map((row) => row.userId), ...(episode ? [episode.userId] : [])];
+    if (this.manager.queryRunner) {
+      await this.holdSubjects(users);
+      const [sql, parameters] = this.storeStatement(rows, actor, events, episode, null);
+      return this.write(sql, parameters, rows.length <= NAMED_WRITE_ROWS);
+    }
+    const [sql, parameters] = this.storeStatement(rows, actor, events, episode, users);
+    try {
+      await this.write(sql, parameters, rows.length <= NAMED_WRITE_ROWS);
+    } catch (error) {
+      if (!isConstraintViolation(error, STALE_SUBSCRIPTION_CONSTRAINT)) throw error;
+      await this.transaction((tx) => tx.insertMemoriesAudited(rows, actor, events, episode));
+    }
+  }
+
+  /**
+   * The statement insertMemoriesAudited sends: with `lockUsers`, led by the `held` CTE that takes
+   * their subject locks, every written row formed from it; with null, for a transaction that
+   * already holds them.
+   */
+  private storeStatement(
+    rows: NewMemory[],
+    actor: Actor,
+    events: readonly AuditEvent[],
+    episode: EpisodeEntity | undefined,
+    lockUsers: readonly string[] | null,
+  ): [string, unknown[]] {
+    const held = lockUsers !== null;
     const [insertSql, insertParameters] = this.manager
       .createQueryBuilder()
       .insert()
       .into(MemoryEntity)
-      .values(rows.map((row) => ({ ...row, version: 1 })) as QueryDeepPartialEntity<MemoryEntity>[])
+      .values(rows.map((row) => ({ ...row, version: held ? () => HELD_FIRST_VERSION : 1 })) as QueryDeepPartialEntity<MemoryEntity>[])
       .updateEntity(false)
       .returning('user_id, id, content, metadata, visibility, expires_at, workspace_id, agent_id')
       .getQueryAndParameters();
@@ -695,14 +732,23 @@ export class MemoryAccess {
           FROM stored s)`,
     ];
     const parameters: unknown[] = [...insertParameters, actor.keyId];
+    if (held) {
+      ctes.unshift(`held AS (${HELD_SUBJECTS(`$${parameters.length + 1}`)})`);
+      parameters.push([...new Set(lockUsers)].sort());
+    }
     if (episode) {
       const values = episodeValues(episode);
       const at = parameters.length;
-      ctes.push(`episode AS (${EPISODE_INSERT(values.map((_, i) => `$${at + i + 1}`))})`);
+      ctes.push(
+        `episode AS (${EPISODE_INSERT(
+          values.map((_, i) => `$${at + i + 1}`),
+          held ? 'held' : undefined,
+        )})`,
+      );
       parameters.push(...values);
     }
     if (events.length > 0) {
-      const audit = auditInsert(actor, events, parameters.length);
+      const audit = auditInsert(actor, events, parameters.length, held);
       ctes.push(`audited AS (${audit.sql})`);
       parameters.push(...audit.parameters);
       // The webhook events of the new rows, in the same statement (webhook-outbox.ts).
@@ -710,7 +756,7 @@ export class MemoryAccess {
       ctes.push(...outbox.ctes);
       parameters.push(...outbox.parameters);
     }
-    await this.write(`WITH ${ctes.join(', ')} SELECT 1`, parameters, rows.length <= NAMED_WRITE_ROWS);
+    return [`WITH ${ctes.join(', ')} SELECT 1`, parameters];
   }
 
   /**
@@ -992,16 +1038,32 @@ const EPISODE_INSERT = (at: readonly string[], from?: string): string =>
   `INSERT INTO episodes (id, user_id, workspace_id, agent_id, source_site, source_url, content, created_at)
    ${from === undefined ? `VALUES (${episodeRow(at)})` : `SELECT ${episodeRow(at)} FROM ${from}`}`;
 
-/** The shared subject lock of user `u`, over the user ids of the text array $1 (SUBJECT_USERS): holdSubjects, HELD_EPISODE_INSERT. */
+/** The shared subject lock of user `u`: over the user ids of the text array $1 (SUBJECT_USERS) in holdSubjects, in HELD_SUBJECTS elsewhere. */
 const SHARED_SUBJECT_LOCK = `pg_advisory_xact_lock_shared(${SUBJECT_LOCK_KEY('u')})`;
 const SUBJECT_USERS = 'unnest(CAST($1 AS text[])) AS u';
+
+/**
+ * The shared subject locks of the users in the text array `users` (a placeholder), as a one-row
+ * relation: the aggregate returns only once every lock is held (a CTE calling a volatile
+ * function is computed once, before anything reads its row).
+ */
+const HELD_SUBJECTS = (users: string): string => `SELECT count(${SHARED_SUBJECT_LOCK}) AS locks FROM unnest(CAST(${users} AS text[])) AS u`;
+
+/** A new row's first version, read from `held`: the row cannot be formed before the locks are held. */
+const HELD_FIRST_VERSION = '(SELECT CAST(1 AS integer) FROM held)';
+
+/**
+ * The outbox's foreign key to its subscription: the one a single-statement write can break
+ * when an erasure removed a subscription while the write waited for the subject lock.
+ */
+const STALE_SUBSCRIPTION_CONSTRAINT = 'webhook_outbox_subscription_id_fkey';
 
 /**
  * The episode alone, with the subject lock of its user ($1, an array of one) taken by the row
  * source: the aggregate returns only once every lock is held, and the INSERT has no row to write
  * before that. A data-modifying CTE beside the INSERT would give no such order.
  */
-const HELD_EPISODE_INSERT = `WITH held AS (SELECT count(${SHARED_SUBJECT_LOCK}) AS locks FROM ${SUBJECT_USERS})
+const HELD_EPISODE_INSERT = `WITH held AS (${HELD_SUBJECTS('$1')})
    ${EPISODE_INSERT(['$2', '$3', '$4', '$5', '$6', '$7', '$8', '$9'], 'held')}`;
 
 function episodeValues(episode: EpisodeEntity): unknown[] {

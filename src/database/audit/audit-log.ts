@@ -45,14 +45,26 @@ export async function appendAuditEvents(manager: EntityManager, actor: Actor, ev
  * The INSERT of `events` with its parameters numbered from `$${offset + 1}`, for a statement
  * that writes the change and its events together (a data-modifying CTE beside the change's
  * own INSERT: one statement commits or fails as a whole). `events` must not be empty.
+ *
+ * With `afterHeld`, the events are read from their values joined to the statement's one-row CTE
+ * `held`, so no event is written before it has produced its row: the subject locks a
+ * single-statement write takes first (memory-access.ts, HELD_SUBJECTS).
  */
-export function auditInsert(actor: Actor, events: readonly AuditEvent[], offset: number): { sql: string; parameters: unknown[] } {
+export function auditInsert(
+  actor: Actor,
+  events: readonly AuditEvent[],
+  offset: number,
+  afterHeld = false,
+): { sql: string; parameters: unknown[] } {
   if (events.length === 0) throw new Error('auditInsert: no events');
   const values: string[] = [];
   const parameters: unknown[] = [];
   for (const event of events) {
     const n = offset + parameters.length;
-    values.push(`($${n + 1}, $${n + 2}, $${n + 3}, $${n + 4}, $${n + 5}, $${n + 6}, $${n + 7}, $${n + 8}, CAST($${n + 9} AS jsonb))`);
+    values.push(
+      `(CAST($${n + 1} AS uuid), CAST($${n + 2} AS text), CAST($${n + 3} AS text), CAST($${n + 4} AS uuid), CAST($${n + 5} AS uuid), ` +
+        `CAST($${n + 6} AS uuid), CAST($${n + 7} AS text), CAST($${n + 8} AS text), CAST($${n + 9} AS jsonb))`,
+    );
     parameters.push(
       randomUUID(),
       event.action,
@@ -65,8 +77,9 @@ export function auditInsert(actor: Actor, events: readonly AuditEvent[], offset:
       JSON.stringify(event.detail ?? {}),
     );
   }
+  const rows = afterHeld ? `SELECT v.* FROM (VALUES ${values.join(', ')}) AS v CROSS JOIN held` : `VALUES ${values.join(', ')}`;
   return {
-    sql: `INSERT INTO audit_events (id, action, user_id, workspace_id, agent_id, key_id, target_id, request_id, detail) VALUES ${values.join(', ')} RETURNING *`,
+    sql: `INSERT INTO audit_events (id, action, user_id, workspace_id, agent_id, key_id, target_id, request_id, detail) ${rows} RETURNING *`,
     parameters,
   };
 }
