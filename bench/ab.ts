@@ -235,7 +235,11 @@ async function main(): Promise<void> {
     },
   ];
   const servers = [];
-  for (const side of sides) servers.push(await startServer({ ...side.db.serviceEnv, ...side.env }, side.main, side.flags));
+  // As in the full run (run.ts): the seeding built the tenant graphs, and no background pass
+  // (an aggregate over every memory, 15 s after each start) runs during the rounds; a side's
+  // --env-a/--env-b can still set it.
+  const quiet: Record<string, string> = o.embedded ? {} : { TENANT_GRAPH_INTERVAL_S: '0' };
+  for (const side of sides) servers.push(await startServer({ ...side.db.serviceEnv, ...quiet, ...side.env }, side.main, side.flags));
   try {
     for (const i of sides.keys())
       for (const route of o.routes)
