@@ -16,6 +16,7 @@ import { PartitionGraphOutOfWrites1763700500000 } from './1763700500000-partitio
 import { MemoryPostings1763700600000 } from './1763700600000-memory-postings';
 import { TermStatsChanges1763700700000 } from './1763700700000-term-stats-changes';
 import { PostingsByReader1763700800000 } from './1763700800000-postings-by-reader';
+import { PersonalPostingsIndex1763700900000 } from './1763700900000-personal-postings-index';
 
 /**
  * Every migration, oldest first. Listed explicitly (not globbed) so the app, the CLI and the
@@ -40,4 +41,5 @@ export const ALL_MIGRATIONS = [
   MemoryPostings1763700600000,
   TermStatsChanges1763700700000,
   PostingsByReader1763700800000,
+  PersonalPostingsIndex1763700900000,
 ];

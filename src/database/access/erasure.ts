@@ -125,6 +125,21 @@ function namesSubject(table: SubjectTable, subject: ErasureSubject): string | nu
 }
 
 /**
+ * The conditions that together name the subject's rows of `table`, each read by one statement.
+ * A user's postings are two: its personal rows and its workspace rows are in two partial indexes
+ * (migration 1763700900000), and as one condition (or an OR of the two) the planner reads the
+ * whole table.
+ */
+function subjectConditions(table: SubjectTable, subject: ErasureSubject): string[] {
+  const condition = namesSubject(table, subject);
+  if (condition === null) return [];
+  if (table === 'memory_postings' && subject.kind === 'user') {
+    return [`${condition} AND t.workspace_id IS NULL`, `${condition} AND t.workspace_id IS NOT NULL`];
+  }
+  return [condition];
+}
+
+/**
  * The statement with only the parameters it names, renumbered ($1 user, $2 workspace, $3 agent
  * are shared by every statement here; PostgreSQL refuses a parameter a statement does not use).
  */
@@ -219,8 +234,10 @@ export async function eraseSubject(manager: EntityManager, subject: ErasureSubje
     'webhook_outbox',
     'webhook_subscriptions',
   ] as const) {
-    const condition = namesSubject(table, subject);
-    if (condition !== null) erased[table] = await counted(manager, `DELETE FROM ${table} t WHERE ${condition}`, parameters);
+    const conditions = subjectConditions(table, subject);
+    if (conditions.length === 0) continue;
+    erased[table] = 0;
+    for (const condition of conditions) erased[table] += await counted(manager, `DELETE FROM ${table} t WHERE ${condition}`, parameters);
   }
   // Audit events keep id, at and action; everything that names anyone goes.
   erased.audit_events = await counted(
@@ -286,9 +303,11 @@ async function residue(
   const { parameters } = bound(subject);
   const left: Record<string, number> = {};
   for (const table of Object.keys(SUBJECT_TABLES) as SubjectTable[]) {
-    const condition = namesSubject(table, subject);
-    if (condition === null) continue;
-    left[table] = await count(manager, `SELECT count(*) AS n FROM ${table} t WHERE ${condition}`, parameters);
+    const conditions = subjectConditions(table, subject);
+    if (conditions.length === 0) continue;
+    left[table] = 0;
+    for (const condition of conditions)
+      left[table] += await count(manager, `SELECT count(*) AS n FROM ${table} t WHERE ${condition}`, parameters);
   }
   // The erased memories' own traces, by id (whatever else the user's tables hold).
   left.memories_by_id = await count(
