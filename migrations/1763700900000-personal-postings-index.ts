@@ -31,29 +31,13 @@ export class PersonalPostingsIndex1763700900000 implements MigrationInterface {
          WHERE workspace_id IS NULL`,
     );
     await runner.query('DROP INDEX memory_postings_read_idx');
-    await runner.query(
-      `CREATE OR REPLACE FUNCTION atrium_memory_term_deltas(p_id uuid, p_user text, p_workspace uuid, p_agent uuid, p_visibility text,
-                                                            p_tsv tsvector, p_sign integer) RETURNS void
-         LANGUAGE plpgsql AS $$
-         DECLARE
+    // One range of the reader index per class the postings were inserted for.
+    await this.termDeltas(
+      runner,
+      `DECLARE
            k record;
-           v_reader uuid;
-         BEGIN
-           INSERT INTO memory_term_changes (user_id, workspace_id, agent_id, grantee_agent_id, class, lexeme, docs, length_sum)
-           SELECT p_user, p_workspace, p_agent, c.grantee, c.class, t.lexeme, p_sign * t.docs, p_sign * t.length_sum
-             FROM atrium_memory_classes(p_id, p_user, p_workspace, p_agent, p_visibility) c
-            CROSS JOIN atrium_term_rows(p_tsv) t;
-           IF p_sign > 0 THEN
-             INSERT INTO memory_postings (user_id, workspace_id, agent_id, grantee_agent_id, class, lexeme, memory_id, tf, dl)
-             SELECT p_user, p_workspace, p_agent, c.grantee, c.class, u.lexeme, p_id, cardinality(u.positions), length(p_tsv)
-               FROM atrium_memory_classes(p_id, p_user, p_workspace, p_agent, p_visibility) c
-              CROSS JOIN unnest(p_tsv) u;
-           ELSIF p_workspace IS NULL THEN
-             DELETE FROM memory_postings
-              WHERE user_id = p_user AND workspace_id IS NULL AND lexeme = ANY(tsvector_to_array(p_tsv)) AND memory_id = p_id;
-           ELSE
-             -- One range of the reader index per class the postings were inserted for.
-             FOR k IN SELECT * FROM atrium_memory_classes(p_id, p_user, p_workspace, p_agent, p_visibility) LOOP
+           v_reader uuid;`,
+      `FOR k IN SELECT * FROM atrium_memory_classes(p_id, p_user, p_workspace, p_agent, p_visibility) LOOP
                v_reader := COALESCE(k.grantee, CASE WHEN k.class = 1 THEN p_agent END);
                IF v_reader IS NULL THEN
                  DELETE FROM memory_postings
@@ -66,10 +50,7 @@ export class PersonalPostingsIndex1763700900000 implements MigrationInterface {
                     AND COALESCE(grantee_agent_id, CASE WHEN class = 1 THEN agent_id END) = v_reader
                     AND lexeme = ANY(tsvector_to_array(p_tsv)) AND memory_id = p_id AND class = k.class;
                END IF;
-             END LOOP;
-           END IF;
-         END
-       $$`,
+             END LOOP;`,
     );
     await this.grantPostings(runner, 'AND COALESCE(grantee_agent_id, CASE WHEN class = 1 THEN agent_id END) = OLD.grantee_agent_id');
   }
@@ -81,10 +62,26 @@ export class PersonalPostingsIndex1763700900000 implements MigrationInterface {
          INCLUDE (class, agent_id, grantee_agent_id, tf, dl)`,
     );
     await runner.query('DROP INDEX memory_postings_personal_idx');
+    // As migration 1763700700000 left it: the workspace rows' postings by (user, workspace, lexeme, memory).
+    await this.termDeltas(
+      runner,
+      '',
+      `DELETE FROM memory_postings
+              WHERE user_id = p_user AND workspace_id = p_workspace AND lexeme = ANY(tsvector_to_array(p_tsv)) AND memory_id = p_id;`,
+    );
+    await this.grantPostings(runner, '');
+  }
+
+  /**
+   * The memory trigger's function: the statistics' change rows and the postings as before, a
+   * workspace memory's postings taken out by `workspaceDelete` (PL/pgSQL, with `declare`'s variables).
+   */
+  private async termDeltas(runner: QueryRunner, declare: string, workspaceDelete: string): Promise<void> {
     await runner.query(
       `CREATE OR REPLACE FUNCTION atrium_memory_term_deltas(p_id uuid, p_user text, p_workspace uuid, p_agent uuid, p_visibility text,
                                                             p_tsv tsvector, p_sign integer) RETURNS void
          LANGUAGE plpgsql AS $$
+         ${declare}
          BEGIN
            INSERT INTO memory_term_changes (user_id, workspace_id, agent_id, grantee_agent_id, class, lexeme, docs, length_sum)
            SELECT p_user, p_workspace, p_agent, c.grantee, c.class, t.lexeme, p_sign * t.docs, p_sign * t.length_sum
@@ -99,13 +96,11 @@ export class PersonalPostingsIndex1763700900000 implements MigrationInterface {
              DELETE FROM memory_postings
               WHERE user_id = p_user AND workspace_id IS NULL AND lexeme = ANY(tsvector_to_array(p_tsv)) AND memory_id = p_id;
            ELSE
-             DELETE FROM memory_postings
-              WHERE user_id = p_user AND workspace_id = p_workspace AND lexeme = ANY(tsvector_to_array(p_tsv)) AND memory_id = p_id;
+             ${workspaceDelete}
            END IF;
          END
        $$`,
     );
-    await this.grantPostings(runner, '');
   }
 
   /** The grants trigger's function (migration 1763700600000), its delete narrowed by `reader` (a condition, or nothing). */

@@ -734,7 +734,7 @@ export class MemoryAccess {
     const parameters: unknown[] = [...insertParameters, actor.keyId];
     if (held) {
       ctes.unshift(`held AS (${HELD_SUBJECTS(`$${parameters.length + 1}`)})`);
-      parameters.push([...new Set(lockUsers)].sort());
+      parameters.push(lockOrder(lockUsers));
     }
     if (episode) {
       const values = episodeValues(episode);
@@ -865,8 +865,7 @@ export class MemoryAccess {
    */
   async holdSubjects(userIds: readonly string[]): Promise<void> {
     if (!this.manager.queryRunner) throw new Error('holdSubjects: only inside transaction(fn)');
-    const users = [...new Set(userIds)].sort();
-    await this.write(`SELECT ${SHARED_SUBJECT_LOCK} FROM ${SUBJECT_USERS}`, [users], true);
+    await this.write(HELD_SUBJECTS('$1'), [lockOrder(userIds)], true);
   }
 
   // ---- erasure (CONTRACT section 13) ----
@@ -1038,9 +1037,11 @@ const EPISODE_INSERT = (at: readonly string[], from?: string): string =>
   `INSERT INTO episodes (id, user_id, workspace_id, agent_id, source_site, source_url, content, created_at)
    ${from === undefined ? `VALUES (${episodeRow(at)})` : `SELECT ${episodeRow(at)} FROM ${from}`}`;
 
-/** The shared subject lock of user `u`: over the user ids of the text array $1 (SUBJECT_USERS) in holdSubjects, in HELD_SUBJECTS elsewhere. */
+/** The shared subject lock of user `u` (HELD_SUBJECTS). */
 const SHARED_SUBJECT_LOCK = `pg_advisory_xact_lock_shared(${SUBJECT_LOCK_KEY('u')})`;
-const SUBJECT_USERS = 'unnest(CAST($1 AS text[])) AS u';
+
+/** The users whose subject locks a statement takes, each once and in one order for every writer (no deadlock between two). */
+const lockOrder = (users: readonly string[]): string[] => [...new Set(users)].sort();
 
 /**
  * The shared subject locks of the users in the text array `users` (a placeholder), as a one-row
